@@ -1,0 +1,143 @@
+//! The command line of spec §8, as clap definitions only.
+
+use crate::domain::{Kind, Scope, Time};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dreamd",
+    version,
+    about = "Long-term memory for AI agents: note slips from idle conversations, merged into each user's memories",
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// Configuration file (default: $DREAMD_CONFIG, then /etc/dreamd/dreamd.toml if present).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Output format; json prints one JSON document on stdout.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Act as if the current time were this (RFC 3339).
+    #[arg(long, global = true, value_name = "RFC3339", value_parser = parse_time)]
+    pub now: Option<Time>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Load messages from JSON Lines (a file, or - for standard input).
+    Ingest {
+        #[arg(value_name = "PATH|-")]
+        path: String,
+    },
+    /// See and manage a user's memories.
+    #[command(subcommand)]
+    Memories(MemoriesCommand),
+    /// Review what dreamd may not change on its own.
+    #[command(subcommand)]
+    Suggestions(SuggestionsCommand),
+    /// See the note slips extracted from conversations.
+    #[command(subcommand)]
+    Slips(SlipsCommand),
+    /// What an agent should load now for a user.
+    Recall(RecallArgs),
+    /// Print the effective configuration, secrets masked.
+    Config,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemoriesCommand {
+    /// A user's active memories (--all: every status, deleted ones as tombstones).
+    List {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        all: bool,
+    },
+    /// One memory with its evidence: quotes, conversations, times.
+    Show { id: String },
+    /// Every change to a memory.
+    History { id: String },
+    /// Remember something a person asked for (an explicit memory).
+    Set(SetArgs),
+    /// Stop loading a memory; dreamd will not learn it again from old evidence.
+    Disable { id: String },
+    /// Load a disabled memory again.
+    Enable { id: String },
+    /// Erase a memory's text, history text and evidence; a tombstone remains.
+    Delete { id: String },
+}
+
+#[derive(Debug, Args)]
+pub struct SetArgs {
+    #[arg(long)]
+    pub user: String,
+    #[arg(long, value_parser = parse_kind)]
+    pub kind: Kind,
+    #[arg(long, value_parser = parse_scope)]
+    pub scope: Scope,
+    #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
+    pub expires_at: Option<Time>,
+    /// What to remember, in the user's words.
+    pub text: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SuggestionsCommand {
+    /// A user's pending suggestions (--all: decided ones too).
+    List {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        all: bool,
+    },
+    /// Apply a suggestion as if the person had made the change.
+    Accept { id: String },
+    /// Turn a suggestion down; dreamd will not repeat it for the cooldown.
+    Reject { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SlipsCommand {
+    /// A user's note slips with quotes, message ids and state.
+    List {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        conversation: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    #[arg(long)]
+    pub user: String,
+    /// A scope of the request (repeatable); global memories always apply.
+    #[arg(long = "scope", value_parser = parse_scope)]
+    pub scopes: Vec<Scope>,
+    /// How many memories at most (default 5, at most 8).
+    #[arg(long, default_value_t = 5)]
+    pub limit: usize,
+}
+
+fn parse_time(s: &str) -> Result<Time, String> {
+    chrono::DateTime::parse_from_rfc3339(s)
+        .map(|t| crate::domain::truncate_time(t.to_utc()))
+        .map_err(|_| format!("'{s}' is not an RFC 3339 time like 2026-11-29T12:00:00Z"))
+}
+
+fn parse_kind(s: &str) -> Result<Kind, String> {
+    s.parse()
+}
+
+fn parse_scope(s: &str) -> Result<Scope, String> {
+    s.parse()
+}

@@ -1,0 +1,482 @@
+//! Configuration in two phases, as spec §9 layers it: figment merges the raw
+//! values (built-in defaults, a file, `DREAMD_…` variables), then
+//! [`RawConfig::validate`] turns them into the typed [`Config`] every other
+//! module takes. Every error names the key and where its value came from.
+
+use crate::domain::{Kind, Scope};
+use crate::error::Error;
+use figment::Figment;
+use figment::providers::{Env, Format, Toml};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The built-in defaults, compiled in so a fresh machine needs no file.
+pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+
+/// The file read when neither `--config` nor `DREAMD_CONFIG` names one.
+pub const SYSTEM_CONFIG: &str = "/etc/dreamd/dreamd.toml";
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfig {
+    pub database: DatabaseSection,
+    pub schedule: ScheduleSection,
+    pub selection: SelectionSection,
+    pub llm: LlmSection,
+    pub policy: PolicySection,
+    pub prompts: PromptsSection,
+    pub log: LogSection,
+    pub metrics: MetricsSection,
+    pub mcp: McpSection,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSection {
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleSection {
+    pub cron: String,
+    pub run_on_start: bool,
+    pub shutdown_timeout_secs: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionSection {
+    pub idle_hours: u32,
+    pub lookback_days: u32,
+    pub context_messages: u32,
+    pub max_conversations_per_run: u32,
+    pub claim_ttl_secs: u64,
+    pub max_attempts: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provider {
+    Rules,
+    Openai,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StructuredOutput {
+    JsonSchema,
+    JsonObject,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmSection {
+    pub provider: Provider,
+    pub base_url: String,
+    pub model: String,
+    pub api_key_env: String,
+    pub structured_output: StructuredOutput,
+    pub timeout_secs: u64,
+    pub max_retries: u32,
+    pub concurrency: u32,
+    pub max_prompt_tokens: u32,
+    pub max_tokens_per_run: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySection {
+    pub slip_ttl_days: u32,
+    pub domains: Vec<String>,
+    pub max_slips_per_group: u32,
+    pub suggestion_cooldown_days: u32,
+    pub kinds: BTreeMap<String, KindPolicy>,
+}
+
+/// What dreamd may do with one kind (spec §2).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct KindPolicy {
+    pub auto: bool,
+    /// Days an auto memory of this kind lives after its newest evidence; none when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_days: Option<u32>,
+    pub min_evidence: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromptsSection {
+    pub dir: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSection {
+    pub format: LogFormat,
+    pub level: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSection {
+    pub listen: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSection {
+    pub users: Vec<String>,
+}
+
+/// Where the database lives, parsed from `database.url` (spec §10.16).
+#[derive(Clone, PartialEq, Eq)]
+pub enum DatabaseUrl {
+    Sqlite(PathBuf),
+    /// Kept whole for the driver; may hold a password, so never printed as is.
+    Postgres(String),
+}
+
+impl std::fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatabaseUrl::Sqlite(p) => write!(f, "Sqlite({p:?})"),
+            DatabaseUrl::Postgres(url) => write!(f, "Postgres({})", mask_url_password(url)),
+        }
+    }
+}
+
+impl DatabaseUrl {
+    pub fn parse(url: &str) -> Result<DatabaseUrl, String> {
+        if let Some(path) = url.strip_prefix("sqlite://") {
+            if path.is_empty() {
+                return Err("a sqlite URL needs a file path, e.g. sqlite://dreamd.db".into());
+            }
+            return Ok(DatabaseUrl::Sqlite(PathBuf::from(path)));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(DatabaseUrl::Postgres(url.to_owned()));
+        }
+        Err(format!(
+            "'{}' is not a supported database URL; use sqlite://PATH or postgres://…",
+            mask_url_password(url)
+        ))
+    }
+}
+
+/// The validated configuration every module takes.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub raw: RawConfig,
+    pub database: DatabaseUrl,
+    pub kinds: BTreeMap<Kind, KindPolicy>,
+}
+
+impl Config {
+    /// Loads the layers of spec §9: defaults, then `file` (or `DREAMD_CONFIG`, or
+    /// [`SYSTEM_CONFIG`] when it exists), then `DREAMD_<SECTION>__<KEY>` variables.
+    pub fn load(file: Option<&Path>) -> Result<Config, Error> {
+        let env_file = std::env::var_os("DREAMD_CONFIG").map(PathBuf::from);
+        let file = match file.map(Path::to_path_buf).or(env_file) {
+            Some(path) if !path.is_file() => {
+                return Err(Error::Config(format!(
+                    "config file {} does not exist or is not a file",
+                    path.display()
+                )));
+            }
+            Some(path) => Some(path),
+            None => Some(PathBuf::from(SYSTEM_CONFIG)).filter(|p| p.is_file()),
+        };
+        let figment = layered(file.as_deref());
+        let raw: RawConfig = figment.extract().map_err(describe_figment_error)?;
+        raw.validate(&figment)
+    }
+
+    /// The kind's policy; every kind has one after validation.
+    pub fn kind(&self, kind: Kind) -> &KindPolicy {
+        &self.kinds[&kind]
+    }
+
+    /// The effective configuration as TOML with secrets masked, for `dreamd config`.
+    pub fn to_masked(&self) -> RawConfig {
+        let mut raw = self.raw.clone();
+        raw.database.url = mask_url_password(&raw.database.url);
+        raw
+    }
+}
+
+fn layered(file: Option<&Path>) -> Figment {
+    let mut figment = Figment::from(Toml::string(DEFAULT_TOML));
+    if let Some(path) = file {
+        figment = figment.merge(Toml::file_exact(path));
+    }
+    let exempt = exempt_env_key(&figment.clone().merge(config_env(None)));
+    figment.merge(config_env(exempt))
+}
+
+/// The environment provider: `DREAMD_` variables with `__` (spec §10.3),
+/// minus the one that holds the API key.
+fn config_env(exempt: Option<String>) -> Env {
+    Env::prefixed("DREAMD_")
+        .filter(move |key| {
+            let key = key.as_str();
+            key.contains("__")
+                && exempt
+                    .as_deref()
+                    .is_none_or(|e| !key.eq_ignore_ascii_case(e))
+        })
+        .split("__")
+}
+
+/// The variable named by `llm.api_key_env`, as figment sees it after the prefix,
+/// when that name itself starts with `DREAMD_`.
+fn exempt_env_key(figment: &Figment) -> Option<String> {
+    let name: String = figment.extract_inner("llm.api_key_env").ok()?;
+    let upper = name.to_ascii_uppercase();
+    upper.strip_prefix("DREAMD_").map(str::to_owned)
+}
+
+/// Where a key's value came from, in words an operator can act on.
+fn source_of(figment: &Figment, key: &str) -> String {
+    match figment.find_metadata(key) {
+        Some(meta) => describe_source(meta, key),
+        None => "the built-in defaults".into(),
+    }
+}
+
+fn describe_source(meta: &figment::Metadata, key: &str) -> String {
+    match &meta.source {
+        Some(figment::Source::File(path)) => format!("file {}", path.display()),
+        _ if meta.name.contains("environment") => {
+            format!("environment variable {}", env_var_name(key))
+        }
+        _ => "the built-in defaults".into(),
+    }
+}
+
+fn env_var_name(key: &str) -> String {
+    format!("DREAMD_{}", key.replace('.', "__").to_ascii_uppercase())
+}
+
+fn describe_figment_error(error: figment::Error) -> Error {
+    let messages: Vec<String> = error
+        .into_iter()
+        .map(|e| {
+            let mut key = e.path.join(".");
+            let what = match &e.kind {
+                figment::error::Kind::UnknownField(field, expected) => {
+                    key = if key.is_empty() {
+                        field.clone()
+                    } else {
+                        format!("{key}.{field}")
+                    };
+                    format!("unknown key; expected one of: {}", expected.join(", "))
+                }
+                kind => kind.to_string(),
+            };
+            let source = e
+                .metadata
+                .as_ref()
+                .map(|m| describe_source(m, &key))
+                .unwrap_or_else(|| "the configuration".into());
+            format!("{key}: {what} (from {source})")
+        })
+        .collect();
+    Error::Config(messages.join("; "))
+}
+
+impl RawConfig {
+    /// Checks what types alone cannot, and builds the typed [`Config`].
+    pub fn validate(self, figment: &Figment) -> Result<Config, Error> {
+        let bad = |key: &str, why: String| {
+            Error::Config(format!("{key}: {why} (from {})", source_of(figment, key)))
+        };
+        let database =
+            DatabaseUrl::parse(&self.database.url).map_err(|e| bad("database.url", e))?;
+        if self.schedule.cron.split_whitespace().count() != 6 {
+            return Err(bad(
+                "schedule.cron",
+                format!(
+                    "'{}' must have 6 fields, seconds first (e.g. \"0 */15 * * * *\")",
+                    self.schedule.cron
+                ),
+            ));
+        }
+        for (key, value) in [
+            ("llm.concurrency", u64::from(self.llm.concurrency)),
+            (
+                "llm.max_prompt_tokens",
+                u64::from(self.llm.max_prompt_tokens),
+            ),
+            ("llm.timeout_secs", self.llm.timeout_secs),
+            (
+                "selection.max_conversations_per_run",
+                u64::from(self.selection.max_conversations_per_run),
+            ),
+            ("selection.claim_ttl_secs", self.selection.claim_ttl_secs),
+            (
+                "selection.max_attempts",
+                u64::from(self.selection.max_attempts),
+            ),
+            (
+                "selection.lookback_days",
+                u64::from(self.selection.lookback_days),
+            ),
+            (
+                "policy.max_slips_per_group",
+                u64::from(self.policy.max_slips_per_group),
+            ),
+            ("policy.slip_ttl_days", u64::from(self.policy.slip_ttl_days)),
+        ] {
+            if value == 0 {
+                return Err(bad(key, "must be at least 1".into()));
+            }
+        }
+        if self.llm.provider == Provider::Openai && self.llm.model.trim().is_empty() {
+            return Err(bad(
+                "llm.model",
+                "must name a model when llm.provider is \"openai\"".into(),
+            ));
+        }
+        if self.llm.api_key_env.trim().is_empty() {
+            return Err(bad(
+                "llm.api_key_env",
+                "must name an environment variable".into(),
+            ));
+        }
+        for domain in &self.policy.domains {
+            Scope::check_name(domain).map_err(|e| bad("policy.domains", e))?;
+        }
+        let kinds = self.kind_policies(&bad)?;
+        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log.level) {
+            return Err(bad(
+                "log.level",
+                format!("'{}' is not a tracing filter: {e}", self.log.level),
+            ));
+        }
+        if !self.metrics.listen.is_empty()
+            && self.metrics.listen.parse::<std::net::SocketAddr>().is_err()
+        {
+            return Err(bad(
+                "metrics.listen",
+                format!(
+                    "'{}' is not an address like 127.0.0.1:9464",
+                    self.metrics.listen
+                ),
+            ));
+        }
+        Ok(Config {
+            raw: self,
+            database,
+            kinds,
+        })
+    }
+
+    fn kind_policies(
+        &self,
+        bad: &dyn Fn(&str, String) -> Error,
+    ) -> Result<BTreeMap<Kind, KindPolicy>, Error> {
+        let mut kinds = BTreeMap::new();
+        for (name, policy) in &self.policy.kinds {
+            let key = format!("policy.kinds.{name}");
+            let kind: Kind = name.parse().map_err(|e| bad(&key, e))?;
+            if policy.min_evidence == 0 {
+                return Err(bad(
+                    &format!("{key}.min_evidence"),
+                    "must be at least 1".into(),
+                ));
+            }
+            kinds.insert(kind, policy.clone());
+        }
+        if let Some(missing) = Kind::ALL.iter().find(|k| !kinds.contains_key(k)) {
+            return Err(bad(
+                "policy.kinds",
+                format!("has no entry for kind '{missing}'"),
+            ));
+        }
+        Ok(kinds)
+    }
+}
+
+/// `postgres://user:secret@host/db` → `postgres://user:****@host/db`.
+pub fn mask_url_password(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_owned();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return url.to_owned();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!(
+            "{}{}:****{}",
+            &url[..scheme_end],
+            &rest[..colon],
+            &rest[at..]
+        ),
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_only_the_password() {
+        assert_eq!(
+            mask_url_password("postgres://dreamd:s3cret@db:5432/dreamd"),
+            "postgres://dreamd:****@db:5432/dreamd"
+        );
+        assert_eq!(
+            mask_url_password("postgres://dreamd@db/dreamd"),
+            "postgres://dreamd@db/dreamd"
+        );
+        assert_eq!(
+            mask_url_password("sqlite://dreamd.db"),
+            "sqlite://dreamd.db"
+        );
+    }
+
+    #[test]
+    fn database_urls_parse_as_spec_10_16_says() {
+        assert_eq!(
+            DatabaseUrl::parse("sqlite://data/dreamd.db").unwrap(),
+            DatabaseUrl::Sqlite("data/dreamd.db".into())
+        );
+        assert_eq!(
+            DatabaseUrl::parse("sqlite:///var/lib/dreamd/dreamd.db").unwrap(),
+            DatabaseUrl::Sqlite("/var/lib/dreamd/dreamd.db".into())
+        );
+        assert!(matches!(
+            DatabaseUrl::parse("postgres://u@h/d").unwrap(),
+            DatabaseUrl::Postgres(_)
+        ));
+        let err = DatabaseUrl::parse("mysql://u:pw@h/d").unwrap_err();
+        assert!(err.contains("mysql://u:****@h/d"), "{err}");
+        assert!(DatabaseUrl::parse("sqlite://").is_err());
+    }
+
+    #[test]
+    fn the_built_in_defaults_are_valid_and_match_the_spec() {
+        let figment = Figment::from(Toml::string(DEFAULT_TOML));
+        let raw: RawConfig = figment.extract().unwrap();
+        let config = raw.validate(&figment).unwrap();
+        assert_eq!(config.raw.selection.idle_hours, 6);
+        assert_eq!(config.raw.llm.max_retries, 2);
+        assert_eq!(config.kind(Kind::Presentation).min_evidence, 2);
+        assert_eq!(config.kind(Kind::RecentFocus).ttl_days, Some(30));
+        assert!(!config.kind(Kind::Terminology).auto);
+        assert_eq!(config.kind(Kind::QueryDefault).ttl_days, None);
+    }
+}

@@ -1,0 +1,394 @@
+//! The vocabulary of spec §1–§3 as types: what a message, slip, memory,
+//! suggestion, event and tombstone are, and how their names are spelled.
+
+use chrono::{DateTime, SubsecRound, Utc};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Every time dreamd stores, truncated to milliseconds so SQLite and
+/// PostgreSQL hold and return the same instant.
+pub type Time = DateTime<Utc>;
+
+pub fn truncate_time(t: Time) -> Time {
+    t.trunc_subsecs(3)
+}
+
+/// Declares a closed set of names with their spelling in storage, JSON and the CLI.
+macro_rules! names {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum $name { $(#[serde(rename = $text)] $variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(format!(
+                        "'{}' is not a valid {}; expected one of: {}",
+                        s,
+                        stringify!($name).to_lowercase(),
+                        [$($text),+].join(", ")
+                    )),
+                }
+            }
+        }
+    };
+}
+
+names!(
+    /// What a memory is about (spec §2); decides whether dreamd may write it alone.
+    Kind {
+        Presentation = "presentation",
+        Background = "background",
+        RecentFocus = "recent_focus",
+        Terminology = "terminology",
+        QueryDefault = "query_default",
+    }
+);
+names!(Role { User = "user", Assistant = "assistant", System = "system", Tool = "tool" });
+names!(
+    /// Who made a memory: a person (`explicit`) or dreamd (`auto`). dreamd never changes explicit ones.
+    Origin { Explicit = "explicit", Auto = "auto" }
+);
+names!(Status {
+    Active = "active",
+    Disabled = "disabled",
+    Expired = "expired",
+    Retired = "retired",
+    Deleted = "deleted",
+});
+names!(Actor { User = "user", Dreamd = "dreamd" });
+names!(Durability { Lasting = "lasting", Until = "until", OneOff = "one_off" });
+names!(SlipState {
+    New = "new",
+    Deferred = "deferred",
+    Consolidated = "consolidated",
+    Consumed = "consumed",
+    Erased = "erased",
+});
+names!(SuggestionOp { Create = "create", Update = "update", Retire = "retire", Enable = "enable" });
+names!(SuggestionStatus { Pending = "pending", Accepted = "accepted", Rejected = "rejected" });
+
+/// Where a memory applies (spec §3): `global`, `domain:<name>` or `project:<name>`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Scope(String);
+
+impl Scope {
+    pub fn global() -> Scope {
+        Scope("global".to_owned())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Recall order: a project is more specific than a domain, a domain than global.
+    pub fn specificity(&self) -> u8 {
+        if self.0.starts_with("project:") {
+            2
+        } else if self.0.starts_with("domain:") {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Checks a `<name>` of a domain or project: 1–64 characters, no whitespace, no `:`.
+    pub fn check_name(name: &str) -> Result<(), String> {
+        let len = name.chars().count();
+        if len == 0 || len > 64 {
+            return Err(format!("scope name '{name}' must be 1 to 64 characters"));
+        }
+        if name.chars().any(|c| c.is_whitespace() || c == ':') {
+            return Err(format!(
+                "scope name '{name}' must not contain whitespace or ':'"
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Scope, String> {
+        if s == "global" {
+            return Ok(Scope::global());
+        }
+        let name = s
+            .strip_prefix("domain:")
+            .or_else(|| s.strip_prefix("project:"))
+            .ok_or_else(|| {
+                format!("scope '{s}' must be 'global', 'domain:<name>' or 'project:<name>'")
+            })?;
+        Scope::check_name(name)?;
+        Ok(Scope(s.to_owned()))
+    }
+}
+
+impl TryFrom<String> for Scope {
+    type Error = String;
+    fn try_from(s: String) -> Result<Scope, String> {
+        s.parse()
+    }
+}
+
+impl From<Scope> for String {
+    fn from(s: Scope) -> String {
+        s.0
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A validated message ready to be written by ingest (spec §8.1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMessage {
+    /// The 1-based input line it came from, to name it in errors.
+    pub line: usize,
+    pub user_id: String,
+    pub conversation_id: String,
+    pub message_id: String,
+    pub role: Role,
+    pub content: String,
+    pub created_at: Time,
+    pub scopes: Vec<Scope>,
+}
+
+/// What an agent loads (spec §8.2). `content` is `None` once deleted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Memory {
+    pub memory_id: String,
+    pub user_id: String,
+    pub kind: Kind,
+    pub scope: Scope,
+    pub origin: Origin,
+    pub status: Status,
+    pub version: i64,
+    pub content: Option<String>,
+    pub created_at: Time,
+    pub updated_at: Time,
+    pub expires_at: Option<Time>,
+}
+
+impl Memory {
+    /// The status as of `now`: an active memory past its expiry is already expired,
+    /// whether or not a run has swept it yet.
+    pub fn status_at(&self, now: Time) -> Status {
+        match self.expires_at {
+            Some(t) if self.status == Status::Active && t <= now => Status::Expired,
+            _ => self.status,
+        }
+    }
+
+    /// The fields a history event records before and after a change.
+    pub fn snapshot(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": self.kind, "scope": self.scope, "origin": self.origin,
+            "status": self.status, "version": self.version,
+            "content": self.content, "expires_at": self.expires_at,
+        })
+    }
+}
+
+/// One slip that supports a memory or suggestion, as shown to people.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evidence {
+    pub slip_id: String,
+    pub conversation_id: String,
+    pub message_id: String,
+    pub quote: Option<String>,
+    pub expressed_at: Time,
+}
+
+/// A memory with its evidence: the JSON record of spec §8.2.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemoryRecord {
+    #[serde(flatten)]
+    pub memory: Memory,
+    pub evidence: Vec<Evidence>,
+    /// The conversations the evidence came from, so an agent can show where a memory came from.
+    pub source_conversation_ids: Vec<String>,
+}
+
+impl MemoryRecord {
+    pub fn new(memory: Memory, evidence: Vec<Evidence>) -> MemoryRecord {
+        let mut source_conversation_ids: Vec<String> =
+            evidence.iter().map(|e| e.conversation_id.clone()).collect();
+        source_conversation_ids.sort();
+        source_conversation_ids.dedup();
+        MemoryRecord {
+            memory,
+            evidence,
+            source_conversation_ids,
+        }
+    }
+}
+
+/// One statement extracted from a user message (spec §1, §8.2).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Slip {
+    pub slip_id: String,
+    pub user_id: String,
+    pub conversation_id: String,
+    pub message_id: String,
+    pub kind: Kind,
+    pub scope: Scope,
+    pub durability: Durability,
+    pub valid_until: Option<Time>,
+    pub content: Option<String>,
+    pub quote: Option<String>,
+    pub expressed_at: Time,
+    pub state: SlipState,
+    pub run_id: Option<String>,
+}
+
+/// An operation waiting for a person (spec §1, §8.2).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suggestion {
+    pub suggestion_id: String,
+    pub user_id: String,
+    pub op: SuggestionOp,
+    pub kind: Kind,
+    pub scope: Scope,
+    pub content: Option<String>,
+    pub memory_id: Option<String>,
+    /// The target's version when the suggestion was made; accept fails if it moved.
+    #[serde(skip)]
+    pub target_version: Option<i64>,
+    pub status: SuggestionStatus,
+    pub created_at: Time,
+    pub decided_at: Option<Time>,
+}
+
+/// A suggestion with its evidence: the JSON record of spec §8.2.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SuggestionRecord {
+    #[serde(flatten)]
+    pub suggestion: Suggestion,
+    pub evidence: Vec<Evidence>,
+}
+
+/// One change in a memory's history (spec §7, §8.2).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Event {
+    pub event_id: String,
+    pub memory_id: String,
+    pub at: Time,
+    pub actor: Actor,
+    pub action: String,
+    pub run_id: Option<String>,
+    pub slip_ids: Vec<String>,
+    pub before: Option<serde_json::Value>,
+    pub after: Option<serde_json::Value>,
+}
+
+/// What stays of a deleted memory: never its text, only a fingerprint of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tombstone {
+    pub memory_id: String,
+    pub user_id: String,
+    pub kind: Kind,
+    pub scope: Scope,
+    pub deleted_at: Time,
+    pub fingerprint: String,
+}
+
+/// A new, time-ordered identifier for memories, events, slips and suggestions.
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_parse_as_spec_3_says() {
+        for ok in [
+            "global",
+            "domain:recipe",
+            "project:A",
+            "domain:标准",
+            "project:奶制品-2026",
+        ] {
+            assert_eq!(ok.parse::<Scope>().unwrap().as_str(), ok);
+        }
+        for bad in [
+            "",
+            "recipe",
+            "domain:",
+            "domain:a b",
+            "domain:a:b",
+            "team:x",
+            "Global",
+            &format!("project:{}", "x".repeat(65)),
+        ] {
+            assert!(bad.parse::<Scope>().is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn specificity_orders_project_domain_global() {
+        let s = |x: &str| x.parse::<Scope>().unwrap().specificity();
+        assert!(s("project:A") > s("domain:recipe"));
+        assert!(s("domain:recipe") > s("global"));
+    }
+
+    #[test]
+    fn names_round_trip_and_refuse_unknown_spellings() {
+        for k in Kind::ALL {
+            assert_eq!(k.as_str().parse::<Kind>().unwrap(), *k);
+        }
+        let err = "preference".parse::<Kind>().unwrap_err();
+        assert!(
+            err.contains("presentation") && err.contains("preference"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_active_memory_past_expiry_is_expired_before_any_sweep() {
+        let now: Time = "2026-11-29T12:00:00Z".parse().unwrap();
+        let mut m = Memory {
+            memory_id: "m".into(),
+            user_id: "u".into(),
+            kind: Kind::RecentFocus,
+            scope: Scope::global(),
+            origin: Origin::Auto,
+            status: Status::Active,
+            version: 1,
+            content: Some("dairy".into()),
+            created_at: now,
+            updated_at: now,
+            expires_at: Some(now),
+        };
+        assert_eq!(m.status_at(now), Status::Expired);
+        m.expires_at = Some(now + chrono::Duration::seconds(1));
+        assert_eq!(m.status_at(now), Status::Active);
+        m.status = Status::Disabled;
+        m.expires_at = Some(now);
+        assert_eq!(m.status_at(now), Status::Disabled);
+    }
+}

@@ -1,0 +1,87 @@
+//! One error type for the library, so the binary can map every failure to the
+//! exit codes of spec §8: 2 for what the caller can fix, 1 for what it cannot.
+
+use std::fmt;
+
+/// A line of input that failed validation, with its 1-based number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The configuration is invalid; the message names the key and its source.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// A command's arguments or input are unacceptable; the message says why.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{what} '{id}' not found")]
+    NotFound { what: &'static str, id: String },
+    /// The record changed between reading and writing it (compare-and-set lost).
+    #[error("{0}")]
+    Stale(String),
+    /// An ingest input with invalid lines; nothing of it was written.
+    #[error("{} invalid line(s), nothing was written:\n{}", .0.len(), join_lines(.0))]
+    IngestRejected(Vec<LineError>),
+    #[error("database: {context}: {source}")]
+    Database {
+        context: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A row read back from the store holds a value dreamd does not know.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn join_lines(errors: &[LineError]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl Error {
+    /// The process exit code for this error (spec §8, §10.2).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Config(_)
+            | Error::Invalid(_)
+            | Error::NotFound { .. }
+            | Error::Stale(_)
+            | Error::IngestRejected(_) => 2,
+            Error::Database { .. } | Error::Migrate(_) | Error::Corrupt(_) | Error::Io { .. } => 1,
+        }
+    }
+
+    /// Wraps a database error with what was being done, for `map_err`.
+    pub fn db(context: impl Into<String>) -> impl FnOnce(sqlx::Error) -> Error {
+        let context = context.into();
+        move |source| Error::Database { context, source }
+    }
+
+    pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
+        let context = context.into();
+        move |source| Error::Io { context, source }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

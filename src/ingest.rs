@@ -1,0 +1,366 @@
+//! `dreamd ingest`: JSON Lines of messages (spec §8.1) into the store.
+//!
+//! The input is streamed: each line is validated as it is read and good
+//! lines are written in batches inside one transaction. Once any line is bad,
+//! nothing more is written, the rest is still validated so that every bad
+//! line is reported, and the transaction is rolled back: a file is taken whole
+//! or not at all.
+
+use crate::domain::{NewMessage, Role, Scope, truncate_time};
+use crate::error::{Error, LineError, Result};
+use crate::store::{MessageSource, Store};
+use crate::text::hex;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
+use std::io::BufRead;
+
+/// The largest message content accepted, in bytes. Longer texts are pasted
+/// documents rather than conversation; the agent should store a summary.
+pub const MAX_CONTENT_BYTES: usize = 256 * 1024;
+/// The longest user, conversation or message id accepted, in characters.
+pub const MAX_ID_CHARS: usize = 256;
+/// Messages per batch handed to the store.
+const BATCH_SIZE: usize = 5_000;
+/// How often a long ingest reports progress, in lines.
+const PROGRESS_EVERY: u64 = 100_000;
+
+/// The ingest summary of spec §8.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct IngestSummary {
+    pub lines: u64,
+    pub messages_new: u64,
+    pub duplicates: u64,
+    pub conversations: u64,
+    pub users: u64,
+}
+
+/// Validates and writes every line of `reader`; nothing is written unless all lines are valid.
+pub async fn ingest<S: Store>(store: &S, reader: impl BufRead + Send) -> Result<IngestSummary> {
+    let mut source = JsonLines::new(reader);
+    let written = store.ingest(&mut source).await?;
+    Ok(IngestSummary {
+        lines: source.lines,
+        messages_new: written.messages_new,
+        duplicates: source.lines - written.messages_new,
+        conversations: source.owners.len() as u64,
+        users: source.users.len() as u64,
+    })
+}
+
+/// One input line as written; every field optional so a missing one can be named.
+#[derive(Deserialize)]
+struct RawLine {
+    user_id: Option<String>,
+    conversation_id: Option<String>,
+    message_id: Option<String>,
+    role: Option<String>,
+    content: Option<String>,
+    created_at: Option<String>,
+    scopes: Option<Vec<String>>,
+}
+
+struct JsonLines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    line_no: usize,
+    lines: u64,
+    errors: Vec<LineError>,
+    /// conversation → (user, first line), to refuse a conversation claimed by two users.
+    owners: HashMap<String, (String, usize)>,
+    users: HashSet<String>,
+}
+
+impl<R: BufRead> JsonLines<R> {
+    fn new(reader: R) -> Self {
+        JsonLines {
+            reader,
+            buf: Vec::with_capacity(4096),
+            line_no: 0,
+            lines: 0,
+            errors: Vec::new(),
+            owners: HashMap::new(),
+            users: HashSet::new(),
+        }
+    }
+
+    /// Reads the next non-blank line into `buf`; false at the end of input.
+    fn read_line(&mut self) -> Result<bool> {
+        loop {
+            self.buf.clear();
+            let n = self
+                .reader
+                .read_until(b'\n', &mut self.buf)
+                .map_err(Error::io(format!(
+                    "reading input after line {}",
+                    self.line_no
+                )))?;
+            if n == 0 {
+                return Ok(false);
+            }
+            self.line_no += 1;
+            if !self.buf.iter().all(u8::is_ascii_whitespace) {
+                return Ok(true);
+            }
+        }
+    }
+
+    fn take_line(&mut self) -> std::result::Result<NewMessage, String> {
+        let text = std::str::from_utf8(&self.buf).map_err(|_| "not valid UTF-8".to_owned())?;
+        let raw: RawLine = serde_json::from_str(text).map_err(|e| describe_json_error(text, &e))?;
+        let message = validate(raw, self.line_no)?;
+        self.check_owner(&message)?;
+        Ok(message)
+    }
+
+    fn check_owner(&mut self, m: &NewMessage) -> std::result::Result<(), String> {
+        match self.owners.get(&m.conversation_id) {
+            Some((owner, line)) if owner != &m.user_id => Err(format!(
+                "conversation '{}' belongs to user '{}' (line {}), not '{}'",
+                m.conversation_id, owner, line, m.user_id
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.owners
+                    .insert(m.conversation_id.clone(), (m.user_id.clone(), m.line));
+                if !self.users.contains(&m.user_id) {
+                    self.users.insert(m.user_id.clone());
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<R: BufRead + Send> MessageSource for JsonLines<R> {
+    fn next_batch(&mut self) -> Result<Option<Vec<NewMessage>>> {
+        let mut batch = Vec::with_capacity(BATCH_SIZE);
+        while batch.len() < BATCH_SIZE && self.read_line()? {
+            self.lines += 1;
+            if self.lines.is_multiple_of(PROGRESS_EVERY) {
+                tracing::info!(lines = self.lines, "ingest progress");
+            }
+            match self.take_line() {
+                Ok(message) if self.errors.is_empty() => batch.push(message),
+                Ok(_) => {}
+                Err(reason) => self.errors.push(LineError {
+                    line: self.line_no,
+                    reason,
+                }),
+            }
+        }
+        Ok((!batch.is_empty()).then_some(batch))
+    }
+
+    fn reject(&mut self, line: usize, reason: String) {
+        self.errors.push(LineError { line, reason });
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if self.errors.is_empty() {
+            return Ok(());
+        }
+        let mut errors = std::mem::take(&mut self.errors);
+        errors.sort_by_key(|e| e.line);
+        Err(Error::IngestRejected(errors))
+    }
+}
+
+/// Turns a parse failure into a reason that names the field when it can.
+fn describe_json_error(text: &str, error: &serde_json::Error) -> String {
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(text)
+    else {
+        return if error.is_data() {
+            "not a JSON object".to_owned()
+        } else {
+            format!("not valid JSON: {error}")
+        };
+    };
+    let wrong_type = [
+        "user_id",
+        "conversation_id",
+        "message_id",
+        "role",
+        "content",
+        "created_at",
+    ]
+    .into_iter()
+    .find(|f| fields.get(*f).is_some_and(|v| !v.is_string()));
+    match wrong_type {
+        Some(field) => format!("field '{field}' must be a string"),
+        None => "field 'scopes' must be an array of strings".to_owned(),
+    }
+}
+
+fn required(value: Option<String>, field: &str) -> std::result::Result<String, String> {
+    value.ok_or_else(|| format!("missing required field '{field}'"))
+}
+
+fn check_id(value: String, field: &str) -> std::result::Result<String, String> {
+    if value.trim().is_empty() {
+        return Err(format!("field '{field}' must not be empty"));
+    }
+    if value.chars().count() > MAX_ID_CHARS {
+        return Err(format!(
+            "field '{field}' is longer than {MAX_ID_CHARS} characters"
+        ));
+    }
+    Ok(value)
+}
+
+fn validate(raw: RawLine, line: usize) -> std::result::Result<NewMessage, String> {
+    let user_id = check_id(required(raw.user_id, "user_id")?, "user_id")?;
+    let conversation_id = check_id(
+        required(raw.conversation_id, "conversation_id")?,
+        "conversation_id",
+    )?;
+    let role_text = required(raw.role, "role")?;
+    let role: Role = role_text
+        .parse()
+        .map_err(|_| format!("role '{role_text}' must be one of user, assistant, system, tool"))?;
+    let content = required(raw.content, "content")?;
+    if content.len() > MAX_CONTENT_BYTES {
+        return Err(format!(
+            "content is {} bytes, more than the limit of {MAX_CONTENT_BYTES}",
+            content.len()
+        ));
+    }
+    let created_text = required(raw.created_at, "created_at")?;
+    let created_at = chrono::DateTime::parse_from_rfc3339(&created_text)
+        .map(|t| truncate_time(t.to_utc()))
+        .map_err(|_| {
+            format!("created_at '{created_text}' is not an RFC 3339 time like 2026-11-20T09:00:00Z")
+        })?;
+    let scopes = raw
+        .scopes
+        .unwrap_or_default()
+        .iter()
+        .map(|s| s.parse::<Scope>())
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let message_id = match raw.message_id {
+        Some(id) => check_id(id, "message_id")?,
+        None => derived_message_id(&conversation_id, role, &created_at.to_rfc3339(), &content),
+    };
+    Ok(NewMessage {
+        line,
+        user_id,
+        conversation_id,
+        message_id,
+        role,
+        content,
+        created_at,
+        scopes,
+    })
+}
+
+/// The id of a message given without one: a hash of what identifies it, so
+/// ingesting the same line twice never duplicates it (spec §8.1).
+fn derived_message_id(
+    conversation_id: &str,
+    role: Role,
+    created_at: &str,
+    content: &str,
+) -> String {
+    let mut hash = Sha256::new();
+    for part in [conversation_id, role.as_str(), created_at, content] {
+        hash.update(part.len().to_le_bytes());
+        hash.update(part.as_bytes());
+    }
+    format!("sha256:{}", &hex(&hash.finalize())[..32])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(line: &str) -> std::result::Result<NewMessage, String> {
+        let mut source = JsonLines::new(line.as_bytes());
+        assert!(source.read_line().unwrap());
+        source.take_line()
+    }
+
+    const GOOD: &str = r#"{"user_id":"u1","conversation_id":"c1","message_id":"m1","role":"user","content":"以后先说结果","created_at":"2026-11-20T09:00:00+08:00","scopes":["project:A"],"extra":1}"#;
+
+    #[test]
+    fn a_good_line_becomes_a_message_in_utc() {
+        let m = check(GOOD).unwrap();
+        assert_eq!(m.created_at.to_rfc3339(), "2026-11-20T01:00:00+00:00");
+        assert_eq!(m.scopes[0].as_str(), "project:A");
+        assert_eq!(m.role, Role::User);
+    }
+
+    #[test]
+    fn each_bad_field_is_named() {
+        let cases = [
+            (
+                r#"{"conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z"}"#,
+                "missing required field 'user_id'",
+            ),
+            (
+                r#"{"user_id":" ","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z"}"#,
+                "field 'user_id' must not be empty",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"robot","content":"x","created_at":"2026-11-20T09:00:00Z"}"#,
+                "role 'robot' must be one of",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20 09:00"}"#,
+                "is not an RFC 3339 time",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":5,"created_at":"2026-11-20T09:00:00Z"}"#,
+                "field 'content' must be a string",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","scopes":["team:x"]}"#,
+                "scope 'team:x'",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","message_id":""}"#,
+                "field 'message_id' must not be empty",
+            ),
+            (r#"{"user_id":"u""#, "not valid JSON"),
+            (r#"["u"]"#, "not a JSON object"),
+        ];
+        for (line, expected) in cases {
+            let err = check(line).unwrap_err();
+            assert!(
+                err.contains(expected),
+                "{line}: got {err:?}, expected {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn content_over_the_limit_is_refused() {
+        let big = "x".repeat(MAX_CONTENT_BYTES + 1);
+        let line = format!(
+            r#"{{"user_id":"u","conversation_id":"c","role":"user","content":"{big}","created_at":"2026-11-20T09:00:00Z"}}"#
+        );
+        assert!(check(&line).unwrap_err().contains("more than the limit"));
+    }
+
+    #[test]
+    fn a_missing_message_id_is_derived_the_same_way_every_time() {
+        let line = r#"{"user_id":"u","conversation_id":"c","role":"user","content":"hi","created_at":"2026-11-20T09:00:00Z"}"#;
+        let same_instant = r#"{"user_id":"u","conversation_id":"c","role":"user","content":"hi","created_at":"2026-11-20T17:00:00+08:00"}"#;
+        let other = r#"{"user_id":"u","conversation_id":"c","role":"user","content":"hi!","created_at":"2026-11-20T09:00:00Z"}"#;
+        let id = check(line).unwrap().message_id;
+        assert!(id.starts_with("sha256:"));
+        assert_eq!(id, check(same_instant).unwrap().message_id);
+        assert_ne!(id, check(other).unwrap().message_id);
+    }
+
+    #[test]
+    fn a_conversation_claimed_by_two_users_is_refused_with_both_lines() {
+        let input = format!("{GOOD}\n\n{}\n", GOOD.replace("\"u1\"", "\"u2\""));
+        let mut source = JsonLines::new(input.as_bytes());
+        assert!(source.next_batch().unwrap().is_some());
+        let err = source.finish().unwrap_err().to_string();
+        assert!(
+            err.contains("line 3: conversation 'c1' belongs to user 'u1' (line 1), not 'u2'"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,32 @@
+//! dreamd: long-term memory for AI agents.
+//!
+//! Agents store conversations; dreamd wakes on a schedule, picks the ones
+//! that have gone quiet, extracts short evidence-backed note slips from what
+//! users said, and merges them into each user's memories under a policy that
+//! the model cannot override. The contract is `spec/dreamd.md` in the shared
+//! project folder; `ARCHITECTURE.md` maps it onto these modules.
+//!
+//! # Layout
+//!
+//! - [`config`]: figment layers → raw values → validated [`config::Config`].
+//! - [`domain`]: the vocabulary (messages, slips, memories, suggestions, events).
+//! - [`text`]: normalisation, case folding, fingerprints.
+//! - [`detect`]: the never-store detectors every stored text passes.
+//! - [`ingest`]: JSON Lines of messages into the store, all or nothing.
+//! - [`manage`]: what people do to memories and suggestions; recall.
+//! - [`store`]: the storage interface and its SQLite and PostgreSQL implementations.
+//! - [`cli`], [`commands`], [`output`]: the command line.
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod detect;
+pub mod domain;
+pub mod error;
+pub mod ingest;
+pub mod manage;
+pub mod output;
+pub mod store;
+pub mod text;
+
+pub use error::{Error, Result};

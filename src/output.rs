@@ -1,0 +1,170 @@
+//! How command results are printed: one JSON document with `--format json`,
+//! short aligned lines for people otherwise.
+
+use crate::cli::Format;
+use crate::domain::{Event, Evidence, MemoryRecord, Slip, SuggestionRecord, Time};
+use crate::ingest::IngestSummary;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Prints `value` as JSON, or the text `render` makes of it.
+pub fn emit<T: Serialize + ?Sized>(format: Format, value: &T, render: impl FnOnce(&T) -> String) {
+    match format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(value).expect("records serialise to JSON")
+        ),
+        Format::Text => print!("{}", render(value)),
+    }
+}
+
+fn time(t: Time) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn opt_time(t: Option<Time>) -> String {
+    t.map(time).unwrap_or_else(|| "never".into())
+}
+
+fn content(text: &Option<String>) -> &str {
+    text.as_deref().unwrap_or("(erased)")
+}
+
+pub fn memory_lines(records: &[MemoryRecord]) -> String {
+    if records.is_empty() {
+        return "no memories\n".into();
+    }
+    records.iter().fold(String::new(), |mut out, r| {
+        let m = &r.memory;
+        let _ = writeln!(
+            out,
+            "{}  {:<8} {:<8} {:<13} {:<20} {}",
+            m.memory_id,
+            m.status,
+            m.origin,
+            m.kind,
+            m.scope,
+            content(&m.content)
+        );
+        out
+    })
+}
+
+pub fn memory_block(r: &MemoryRecord) -> String {
+    let m = &r.memory;
+    let mut out = String::new();
+    let _ = writeln!(out, "memory   {}", m.memory_id);
+    let _ = writeln!(out, "user     {}", m.user_id);
+    let _ = writeln!(
+        out,
+        "kind     {}   scope {}   origin {}",
+        m.kind, m.scope, m.origin
+    );
+    let _ = writeln!(out, "status   {} (version {})", m.status, m.version);
+    let _ = writeln!(out, "content  {}", content(&m.content));
+    let _ = writeln!(
+        out,
+        "times    created {}, updated {}, expires {}",
+        time(m.created_at),
+        time(m.updated_at),
+        opt_time(m.expires_at)
+    );
+    out.push_str(&evidence_lines(&r.evidence));
+    out
+}
+
+fn evidence_lines(evidence: &[Evidence]) -> String {
+    if evidence.is_empty() {
+        return "evidence (none)\n".into();
+    }
+    evidence.iter().fold("evidence\n".to_owned(), |mut out, e| {
+        let _ = writeln!(
+            out,
+            "  {}  conversation {} message {}: {}",
+            time(e.expressed_at),
+            e.conversation_id,
+            e.message_id,
+            e.quote
+                .as_deref()
+                .map(|q| format!("“{q}”"))
+                .unwrap_or_else(|| "(erased)".into())
+        );
+        out
+    })
+}
+
+pub fn history_lines(events: &[Event]) -> String {
+    events.iter().fold(String::new(), |mut out, e| {
+        let version = |s: &Option<serde_json::Value>| {
+            s.as_ref()
+                .map(|v| v["version"].to_string())
+                .unwrap_or_else(|| "-".into())
+        };
+        let _ = writeln!(
+            out,
+            "{}  {:<6} {:<8} v{} → v{}{}",
+            time(e.at),
+            e.actor,
+            e.action,
+            version(&e.before),
+            version(&e.after),
+            e.run_id
+                .as_deref()
+                .map(|r| format!("  run {r}"))
+                .unwrap_or_default()
+        );
+        out
+    })
+}
+
+pub fn suggestion_lines(records: &[SuggestionRecord]) -> String {
+    if records.is_empty() {
+        return "no suggestions\n".into();
+    }
+    records.iter().fold(String::new(), |mut out, r| {
+        let s = &r.suggestion;
+        let _ = writeln!(
+            out,
+            "{}  {:<8} {:<7} {:<13} {:<20} {}{}  ({} evidence)",
+            s.suggestion_id,
+            s.status,
+            s.op,
+            s.kind,
+            s.scope,
+            content(&s.content),
+            s.memory_id
+                .as_deref()
+                .map(|m| format!("  → memory {m}"))
+                .unwrap_or_default(),
+            r.evidence.len()
+        );
+        out
+    })
+}
+
+pub fn slip_lines(slips: &[Slip]) -> String {
+    if slips.is_empty() {
+        return "no slips\n".into();
+    }
+    slips.iter().fold(String::new(), |mut out, s| {
+        let _ = writeln!(
+            out,
+            "{}  {:<12} {:<13} {:<20} {}  conversation {} message {}",
+            s.slip_id,
+            s.state,
+            s.kind,
+            s.scope,
+            time(s.expressed_at),
+            s.conversation_id,
+            s.message_id
+        );
+        out
+    })
+}
+
+pub fn ingest_summary(s: &IngestSummary) -> String {
+    format!(
+        "ingested {} lines: {} new messages, {} duplicates, {} conversations, {} users\n",
+        s.lines, s.messages_new, s.duplicates, s.conversations, s.users
+    )
+}

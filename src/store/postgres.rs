@@ -1,0 +1,631 @@
+//! PostgreSQL, for deployments where several dreamd replicas share one
+//! database. Native types: `timestamptz`, `jsonb`, `text[]`; the conversation
+//! trigger runs once per statement over a transition table.
+
+use super::{
+    IngestWritten, MessageSource, Store, Write, parse_stored, stale_memory, stale_suggestion,
+    write_name,
+};
+use crate::config::mask_url_password;
+use crate::domain::{Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
+use crate::error::{Error, Result};
+use sqlx::postgres::{PgPoolOptions, PgRow};
+use sqlx::types::Json;
+use sqlx::{PgConnection, PgPool, Postgres, QueryBuilder, Row};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::Duration;
+
+/// Rows per INSERT during ingest: 6 parameters each, well under PostgreSQL's 65,535.
+const INGEST_ROWS_PER_STATEMENT: usize = 1000;
+
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    /// Connects and runs the migrations.
+    pub async fn open(url: &str) -> Result<PgStore> {
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await
+            .map_err(Error::db(format!(
+                "connecting to {}",
+                mask_url_password(url)
+            )))?;
+        sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        Ok(PgStore { pool })
+    }
+
+    /// The pool, for tests that check rows with SQL.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+fn get<'r, T: sqlx::Decode<'r, Postgres> + sqlx::Type<Postgres>>(
+    row: &'r PgRow,
+    column: &str,
+) -> Result<T> {
+    row.try_get(column)
+        .map_err(Error::db(format!("reading column {column}")))
+}
+
+const MEMORY_COLUMNS: &str = "memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at";
+
+fn memory_from_row(row: &PgRow) -> Result<Memory> {
+    let id: String = get(row, "memory_id")?;
+    Ok(Memory {
+        user_id: get(row, "user_id")?,
+        kind: parse_stored(&get::<String>(row, "kind")?, "kind", &id)?,
+        scope: parse_stored(&get::<String>(row, "scope")?, "scope", &id)?,
+        origin: parse_stored(&get::<String>(row, "origin")?, "origin", &id)?,
+        status: parse_stored(&get::<String>(row, "status")?, "status", &id)?,
+        version: get(row, "version")?,
+        content: get(row, "content")?,
+        created_at: get(row, "created_at")?,
+        updated_at: get(row, "updated_at")?,
+        expires_at: get(row, "expires_at")?,
+        memory_id: id,
+    })
+}
+
+const EVIDENCE_COLUMNS: &str =
+    "s.slip_id, s.conversation_id, s.message_id, s.quote, s.expressed_at";
+
+fn evidence_from_row(row: &PgRow) -> Result<(String, Evidence)> {
+    let evidence = Evidence {
+        slip_id: get(row, "slip_id")?,
+        conversation_id: get(row, "conversation_id")?,
+        message_id: get(row, "message_id")?,
+        quote: get(row, "quote")?,
+        expressed_at: get(row, "expressed_at")?,
+    };
+    Ok((get(row, "owner_id")?, evidence))
+}
+
+const SUGGESTION_COLUMNS: &str = "suggestion_id, user_id, op, kind, scope, content, memory_id, target_version, status, created_at, decided_at";
+
+fn suggestion_from_row(row: &PgRow) -> Result<Suggestion> {
+    let id: String = get(row, "suggestion_id")?;
+    Ok(Suggestion {
+        user_id: get(row, "user_id")?,
+        op: parse_stored(&get::<String>(row, "op")?, "op", &id)?,
+        kind: parse_stored(&get::<String>(row, "kind")?, "kind", &id)?,
+        scope: parse_stored(&get::<String>(row, "scope")?, "scope", &id)?,
+        content: get(row, "content")?,
+        memory_id: get(row, "memory_id")?,
+        target_version: get(row, "target_version")?,
+        status: parse_stored(&get::<String>(row, "status")?, "status", &id)?,
+        created_at: get(row, "created_at")?,
+        decided_at: get(row, "decided_at")?,
+        suggestion_id: id,
+    })
+}
+
+const SLIP_COLUMNS: &str = "slip_id, user_id, conversation_id, message_id, kind, scope, durability, valid_until, content, quote, expressed_at, state, run_id";
+
+fn slip_from_row(row: &PgRow) -> Result<Slip> {
+    let id: String = get(row, "slip_id")?;
+    Ok(Slip {
+        user_id: get(row, "user_id")?,
+        conversation_id: get(row, "conversation_id")?,
+        message_id: get(row, "message_id")?,
+        kind: parse_stored(&get::<String>(row, "kind")?, "kind", &id)?,
+        scope: parse_stored(&get::<String>(row, "scope")?, "scope", &id)?,
+        durability: parse_stored(&get::<String>(row, "durability")?, "durability", &id)?,
+        valid_until: get(row, "valid_until")?,
+        content: get(row, "content")?,
+        quote: get(row, "quote")?,
+        expressed_at: get(row, "expressed_at")?,
+        state: parse_stored(&get::<String>(row, "state")?, "state", &id)?,
+        run_id: get(row, "run_id")?,
+        slip_id: id,
+    })
+}
+
+fn event_from_row(row: &PgRow) -> Result<Event> {
+    let id: String = get(row, "event_id")?;
+    let json = |column: &str| -> Result<Option<serde_json::Value>> {
+        Ok(get::<Option<Json<serde_json::Value>>>(row, column)?.map(|j| j.0))
+    };
+    Ok(Event {
+        memory_id: get(row, "memory_id")?,
+        at: get(row, "at")?,
+        actor: parse_stored(&get::<String>(row, "actor")?, "actor", &id)?,
+        action: get(row, "action")?,
+        run_id: get(row, "run_id")?,
+        slip_ids: get::<Json<Vec<String>>>(row, "slip_ids")?.0,
+        before: json("before")?,
+        after: json("after")?,
+        event_id: id,
+    })
+}
+
+/// Finds the conversations in `batch` already owned by another user.
+async fn foreign_conversations(
+    conn: &mut PgConnection,
+    batch: &[NewMessage],
+    checked: &mut HashSet<String>,
+) -> Result<Vec<(usize, String)>> {
+    let unchecked: Vec<&NewMessage> = batch
+        .iter()
+        .filter(|m| checked.insert(m.conversation_id.clone()))
+        .collect();
+    if unchecked.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<&str> = unchecked
+        .iter()
+        .map(|m| m.conversation_id.as_str())
+        .collect();
+    let owners: HashMap<String, String> = sqlx::query(
+        "SELECT conversation_id, user_id FROM conversations WHERE conversation_id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(Error::db("reading conversation owners"))?
+    .iter()
+    .map(|row| Ok((get(row, "conversation_id")?, get(row, "user_id")?)))
+    .collect::<Result<_>>()?;
+    Ok(unchecked
+        .iter()
+        .filter_map(|m| {
+            let owner = owners.get(&m.conversation_id)?;
+            (owner != &m.user_id).then(|| {
+                (
+                    m.line,
+                    format!(
+                        "conversation '{}' already belongs to user '{}', not '{}'",
+                        m.conversation_id, owner, m.user_id
+                    ),
+                )
+            })
+        })
+        .collect())
+}
+
+async fn insert_messages(conn: &mut PgConnection, batch: &[NewMessage]) -> Result<u64> {
+    let mut inserted = 0;
+    for chunk in batch.chunks(INGEST_ROWS_PER_STATEMENT) {
+        let mut query = QueryBuilder::<Postgres>::new(
+            "INSERT INTO messages (conversation_id, message_id, user_id, role, content, created_at) ",
+        );
+        query.push_values(chunk, |mut row, m| {
+            row.push_bind(m.conversation_id.as_str())
+                .push_bind(m.message_id.as_str())
+                .push_bind(m.user_id.as_str())
+                .push_bind(m.role.as_str())
+                .push_bind(m.content.as_str())
+                .push_bind(m.created_at);
+        });
+        query.push(" ON CONFLICT (conversation_id, message_id) DO NOTHING");
+        inserted += query
+            .build()
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(format!(
+                "inserting messages from line {}",
+                chunk[0].line
+            )))?
+            .rows_affected();
+    }
+    Ok(inserted)
+}
+
+async fn add_conversation_scopes(
+    conn: &mut PgConnection,
+    scopes: HashMap<String, BTreeSet<String>>,
+) -> Result<()> {
+    for (conversation_id, new_scopes) in scopes {
+        let new_scopes: Vec<String> = new_scopes.into_iter().collect();
+        sqlx::query(
+            "UPDATE conversations SET scopes = ARRAY(SELECT DISTINCT unnest(scopes || $1::text[]) ORDER BY 1) \
+             WHERE conversation_id = $2",
+        )
+        .bind(&new_scopes)
+        .bind(&conversation_id)
+        .execute(&mut *conn)
+        .await
+        .map_err(Error::db(format!("writing scopes of conversation {conversation_id}")))?;
+    }
+    Ok(())
+}
+
+async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
+    let context = || format!("applying {}", write_name(write));
+    match write {
+        Write::InsertMemory(m) => {
+            sqlx::query(
+                "INSERT INTO memories (memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            )
+            .bind(&m.memory_id)
+            .bind(&m.user_id)
+            .bind(m.kind.as_str())
+            .bind(m.scope.as_str())
+            .bind(m.origin.as_str())
+            .bind(m.status.as_str())
+            .bind(m.version)
+            .bind(&m.content)
+            .bind(m.created_at)
+            .bind(m.updated_at)
+            .bind(m.expires_at)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+        }
+        Write::UpdateMemory {
+            memory: m,
+            expected_version,
+        } => {
+            let updated = sqlx::query(
+                "UPDATE memories SET kind = $1, scope = $2, origin = $3, status = $4, version = $5, content = $6, \
+                 updated_at = $7, expires_at = $8 WHERE memory_id = $9 AND version = $10",
+            )
+            .bind(m.kind.as_str())
+            .bind(m.scope.as_str())
+            .bind(m.origin.as_str())
+            .bind(m.status.as_str())
+            .bind(m.version)
+            .bind(&m.content)
+            .bind(m.updated_at)
+            .bind(m.expires_at)
+            .bind(&m.memory_id)
+            .bind(expected_version)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            if updated.rows_affected() == 0 {
+                return Err(stale_memory(&m.memory_id, *expected_version));
+            }
+        }
+        Write::AddEvidence {
+            memory_id,
+            slip_ids,
+        } => {
+            add_evidence(conn, memory_id, slip_ids).await?;
+        }
+        Write::ReplaceEvidence {
+            memory_id,
+            slip_ids,
+        } => {
+            sqlx::query("DELETE FROM memory_evidence WHERE memory_id = $1")
+                .bind(memory_id)
+                .execute(&mut *conn)
+                .await
+                .map_err(Error::db(context()))?;
+            add_evidence(conn, memory_id, slip_ids).await?;
+        }
+        Write::InsertEvent(e) => {
+            sqlx::query(
+                "INSERT INTO memory_events (event_id, memory_id, at, actor, action, run_id, slip_ids, before, after) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(&e.event_id)
+            .bind(&e.memory_id)
+            .bind(e.at)
+            .bind(e.actor.as_str())
+            .bind(&e.action)
+            .bind(&e.run_id)
+            .bind(Json(&e.slip_ids))
+            .bind(e.before.as_ref().map(Json))
+            .bind(e.after.as_ref().map(Json))
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+        }
+        Write::EraseText { memory_id } => {
+            for statement in [
+                "UPDATE memory_events SET before = jsonb_set(before, '{content}', 'null') WHERE memory_id = $1 AND before IS NOT NULL",
+                "UPDATE memory_events SET after = jsonb_set(after, '{content}', 'null') WHERE memory_id = $1 AND after IS NOT NULL",
+                "UPDATE slips SET content = NULL, quote = NULL, state = 'erased' \
+                 WHERE slip_id IN (SELECT slip_id FROM memory_evidence WHERE memory_id = $1)",
+            ] {
+                sqlx::query(statement)
+                    .bind(memory_id)
+                    .execute(&mut *conn)
+                    .await
+                    .map_err(Error::db(context()))?;
+            }
+        }
+        Write::InsertTombstone(t) => {
+            sqlx::query(
+                "INSERT INTO tombstones (memory_id, user_id, kind, scope, deleted_at, fingerprint) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&t.memory_id)
+            .bind(&t.user_id)
+            .bind(t.kind.as_str())
+            .bind(t.scope.as_str())
+            .bind(t.deleted_at)
+            .bind(&t.fingerprint)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+        }
+        Write::InsertSlip(s) => {
+            sqlx::query(
+                "INSERT INTO slips (slip_id, user_id, conversation_id, message_id, kind, scope, durability, valid_until, content, quote, expressed_at, state, run_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            )
+            .bind(&s.slip_id)
+            .bind(&s.user_id)
+            .bind(&s.conversation_id)
+            .bind(&s.message_id)
+            .bind(s.kind.as_str())
+            .bind(s.scope.as_str())
+            .bind(s.durability.as_str())
+            .bind(s.valid_until)
+            .bind(&s.content)
+            .bind(&s.quote)
+            .bind(s.expressed_at)
+            .bind(s.state.as_str())
+            .bind(&s.run_id)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+        }
+        Write::InsertSuggestion {
+            suggestion: s,
+            slip_ids,
+        } => {
+            sqlx::query(
+                "INSERT INTO suggestions (suggestion_id, user_id, op, kind, scope, content, memory_id, target_version, status, created_at, decided_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            )
+            .bind(&s.suggestion_id)
+            .bind(&s.user_id)
+            .bind(s.op.as_str())
+            .bind(s.kind.as_str())
+            .bind(s.scope.as_str())
+            .bind(&s.content)
+            .bind(&s.memory_id)
+            .bind(s.target_version)
+            .bind(s.status.as_str())
+            .bind(s.created_at)
+            .bind(s.decided_at)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            sqlx::query(
+                "INSERT INTO suggestion_evidence (suggestion_id, slip_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
+            )
+            .bind(&s.suggestion_id)
+            .bind(slip_ids)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+        }
+        Write::DecideSuggestion {
+            suggestion_id,
+            status,
+            decided_at,
+        } => {
+            let updated = sqlx::query(
+                "UPDATE suggestions SET status = $1, decided_at = $2 WHERE suggestion_id = $3 AND status = 'pending'",
+            )
+            .bind(status.as_str())
+            .bind(decided_at)
+            .bind(suggestion_id)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            if updated.rows_affected() == 0 {
+                return Err(stale_suggestion(suggestion_id));
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn add_evidence(conn: &mut PgConnection, memory_id: &str, slip_ids: &[String]) -> Result<()> {
+    sqlx::query("INSERT INTO memory_evidence (memory_id, slip_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING")
+        .bind(memory_id)
+        .bind(slip_ids)
+        .execute(&mut *conn)
+        .await
+        .map_err(Error::db(format!("adding evidence to memory {memory_id}")))?;
+    Ok(())
+}
+
+impl Store for PgStore {
+    async fn ingest(&self, source: &mut (dyn MessageSource + Send)) -> Result<IngestWritten> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(Error::db("starting the ingest transaction"))?;
+        let mut checked = HashSet::new();
+        let mut scopes: HashMap<String, BTreeSet<String>> = HashMap::new();
+        let mut written = IngestWritten::default();
+        let mut rejected = false;
+        while let Some(batch) = source.next_batch()? {
+            for (line, reason) in foreign_conversations(&mut tx, &batch, &mut checked).await? {
+                source.reject(line, reason);
+                rejected = true;
+            }
+            if rejected {
+                continue;
+            }
+            written.messages_new += insert_messages(&mut tx, &batch).await?;
+            for m in batch.iter().filter(|m| !m.scopes.is_empty()) {
+                let entry = scopes.entry(m.conversation_id.clone()).or_default();
+                entry.extend(m.scopes.iter().map(|s| s.as_str().to_owned()));
+            }
+        }
+        source.finish()?;
+        add_conversation_scopes(&mut tx, scopes).await?;
+        tx.commit()
+            .await
+            .map_err(Error::db("committing the ingest"))?;
+        Ok(written)
+    }
+
+    async fn apply(&self, writes: Vec<Write>) -> Result<()> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(Error::db("starting a transaction"))?;
+        for write in &writes {
+            apply_one(&mut tx, write).await?;
+        }
+        tx.commit().await.map_err(Error::db("committing"))
+    }
+
+    async fn memory(&self, memory_id: &str) -> Result<Option<Memory>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories WHERE memory_id = $1"
+        )))
+        .bind(memory_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading memory {memory_id}")))?
+        .as_ref()
+        .map(memory_from_row)
+        .transpose()
+    }
+
+    async fn memories(&self, user_id: &str) -> Result<Vec<Memory>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = $1 ORDER BY created_at, memory_id"
+        )))
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading memories of user {user_id}")))?
+        .iter()
+        .map(memory_from_row)
+        .collect()
+    }
+
+    async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>> {
+        owned_evidence(&self.pool, "memory_evidence", "memory_id", memory_ids).await
+    }
+
+    async fn history(&self, memory_id: &str) -> Result<Vec<Event>> {
+        sqlx::query(
+            "SELECT event_id, memory_id, at, actor, action, run_id, slip_ids, before, after \
+             FROM memory_events WHERE memory_id = $1 ORDER BY at, event_id",
+        )
+        .bind(memory_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading history of memory {memory_id}")))?
+        .iter()
+        .map(event_from_row)
+        .collect()
+    }
+
+    async fn suggestion(&self, suggestion_id: &str) -> Result<Option<Suggestion>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {SUGGESTION_COLUMNS} FROM suggestions WHERE suggestion_id = $1"
+        )))
+        .bind(suggestion_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading suggestion {suggestion_id}")))?
+        .as_ref()
+        .map(suggestion_from_row)
+        .transpose()
+    }
+
+    async fn suggestions(&self, user_id: &str) -> Result<Vec<Suggestion>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {SUGGESTION_COLUMNS} FROM suggestions WHERE user_id = $1 ORDER BY created_at, suggestion_id"
+        )))
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading suggestions of user {user_id}")))?
+        .iter()
+        .map(suggestion_from_row)
+        .collect()
+    }
+
+    async fn suggestion_evidence(
+        &self,
+        suggestion_ids: &[String],
+    ) -> Result<Vec<(String, Evidence)>> {
+        owned_evidence(
+            &self.pool,
+            "suggestion_evidence",
+            "suggestion_id",
+            suggestion_ids,
+        )
+        .await
+    }
+
+    async fn slips(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Slip>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {SLIP_COLUMNS} FROM slips WHERE user_id = $1 AND ($2::text IS NULL OR conversation_id = $2) \
+             ORDER BY expressed_at, slip_id"
+        )))
+        .bind(user_id)
+        .bind(conversation_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading slips of user {user_id}")))?
+        .iter()
+        .map(slip_from_row)
+        .collect()
+    }
+
+    async fn tombstones(&self, user_id: &str) -> Result<Vec<Tombstone>> {
+        let rows = sqlx::query(
+            "SELECT memory_id, user_id, kind, scope, deleted_at, fingerprint FROM tombstones WHERE user_id = $1 ORDER BY deleted_at",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading tombstones of user {user_id}")))?;
+        rows.iter()
+            .map(|row| {
+                let id: String = get(row, "memory_id")?;
+                Ok(Tombstone {
+                    user_id: get(row, "user_id")?,
+                    kind: parse_stored(&get::<String>(row, "kind")?, "kind", &id)?,
+                    scope: parse_stored(&get::<String>(row, "scope")?, "scope", &id)?,
+                    deleted_at: get::<Time>(row, "deleted_at")?,
+                    fingerprint: get(row, "fingerprint")?,
+                    memory_id: id,
+                })
+            })
+            .collect()
+    }
+
+    async fn conversation_scopes(&self, conversation_id: &str) -> Result<Vec<String>> {
+        let scopes: Option<Vec<String>> =
+            sqlx::query_scalar("SELECT scopes FROM conversations WHERE conversation_id = $1")
+                .bind(conversation_id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(Error::db(format!("reading conversation {conversation_id}")))?;
+        Ok(scopes.unwrap_or_default())
+    }
+}
+
+/// Evidence slips of memories or suggestions, from the link table `table` keyed by `owner`.
+async fn owned_evidence(
+    pool: &PgPool,
+    table: &'static str,
+    owner: &'static str,
+    owner_ids: &[String],
+) -> Result<Vec<(String, Evidence)>> {
+    if owner_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT e.{owner} AS owner_id, {EVIDENCE_COLUMNS} FROM {table} e JOIN slips s ON s.slip_id = e.slip_id \
+         WHERE e.{owner} = ANY($1) ORDER BY s.expressed_at, s.slip_id"
+    )))
+    .bind(owner_ids)
+    .fetch_all(pool)
+    .await
+    .map_err(Error::db(format!("reading evidence from {table}")))?
+    .iter()
+    .map(evidence_from_row)
+    .collect()
+}

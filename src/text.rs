@@ -1,0 +1,88 @@
+//! Text normalisation shared by quote checks, equality and fingerprints (spec §10.6).
+
+use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
+
+/// NFC, every run of Unicode whitespace (U+3000 included) as one ASCII space, trimmed.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for c in text.nfc() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The form used to compare memory and suggestion texts: normalised and case-folded.
+pub fn fold(text: &str) -> String {
+    normalize(text).to_lowercase()
+}
+
+/// A one-way fingerprint of a text, kept in tombstones instead of the text.
+pub fn fingerprint(text: &str) -> String {
+    hex(&Sha256::digest(fold(text).as_bytes()))
+}
+
+/// True when `quote`, normalised, occurs in `message`, normalised.
+pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
+    let quote = normalize(quote);
+    !quote.is_empty() && normalize(message).contains(&quote)
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_collapses_every_kind_of_whitespace() {
+        assert_eq!(normalize("  a\t\u{3000}b \n c  "), "a b c");
+        assert_eq!(normalize("\u{3000}"), "");
+    }
+
+    #[test]
+    fn normalize_composes_to_nfc() {
+        assert_eq!(normalize("e\u{301}"), "\u{e9}");
+    }
+
+    #[test]
+    fn fold_ignores_case_and_spacing() {
+        assert_eq!(fold("Result  First"), fold("result first"));
+        assert_ne!(fold("result first"), fold("result last"));
+    }
+
+    #[test]
+    fn fingerprints_equal_texts_alike_and_hide_the_text() {
+        let a = fingerprint("以后看报告，都先说结果");
+        assert_eq!(a, fingerprint(" 以后看报告，都先说结果\u{3000}"));
+        assert_eq!(a.len(), 64);
+        assert!(!a.contains("报告"));
+    }
+
+    #[test]
+    fn quotes_match_across_whitespace_differences() {
+        assert!(quote_occurs_in(
+            "先说 结果",
+            "以后看报告，都先说\u{3000}结果。"
+        ));
+        assert!(!quote_occurs_in("先说结论", "以后看报告，都先说结果。"));
+        assert!(!quote_occurs_in("  ", "anything"));
+    }
+}
