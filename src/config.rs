@@ -274,11 +274,12 @@ fn describe_figment_error(error: figment::Error) -> Error {
             let mut key = e.path.join(".");
             let what = match &e.kind {
                 figment::error::Kind::UnknownField(field, expected) => {
-                    key = if key.is_empty() {
-                        field.clone()
-                    } else {
-                        format!("{key}.{field}")
-                    };
+                    if e.path.last() != Some(field) {
+                        key = [key.as_str(), field]
+                            .join(".")
+                            .trim_start_matches('.')
+                            .to_owned();
+                    }
                     format!("unknown key; expected one of: {}", expected.join(", "))
                 }
                 kind => kind.to_string(),

@@ -1,0 +1,304 @@
+//! The command line end to end, as a user or a script runs it.
+
+use crate::helpers::{Dreamd, NOW, examples, line};
+
+/// The README's walk-through on one database: ingest the examples, manage memories, recall.
+fn walk_through(d: &Dreamd) {
+    let path = examples().to_str().unwrap();
+    let summary = d.json(&["ingest", path]);
+    assert_eq!(
+        summary,
+        serde_json::json!({"lines": 48, "messages_new": 48, "duplicates": 0, "conversations": 15, "users": 3})
+    );
+    assert_eq!(d.json(&["ingest", path])["duplicates"], 48);
+
+    let card = d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "presentation",
+        "--scope",
+        "domain:standard",
+        "读标准时按流程卡整理，每步列出操作、温度、时间、判断条件和条款号",
+    ]);
+    let id = card["memory_id"].as_str().unwrap().to_owned();
+    assert_eq!(card["origin"], "explicit");
+    assert_eq!(card["status"], "active");
+    assert_eq!(card["version"], 1);
+    assert_eq!(card["created_at"], NOW);
+    assert!(card["expires_at"].is_null());
+    d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "query_default",
+        "--scope",
+        "domain:recipe",
+        "生命周期默认查基本属性",
+    ]);
+    d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "presentation",
+        "--scope",
+        "global",
+        "结果先行，再给依据",
+    ]);
+
+    let recall = d.json(&["recall", "--user", "jay", "--scope", "domain:standard"]);
+    let scopes: Vec<&str> = recall
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["scope"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        scopes,
+        ["domain:standard", "global"],
+        "recipe habits stay out of standards"
+    );
+    for field in [
+        "memory_id",
+        "kind",
+        "scope",
+        "origin",
+        "content",
+        "expires_at",
+        "evidence",
+        "source_conversation_ids",
+    ] {
+        assert!(recall[0].get(field).is_some(), "recall lacks {field}");
+    }
+
+    assert_eq!(d.json(&["memories", "disable", &id])["status"], "disabled");
+    assert_eq!(
+        d.json(&["memories", "list", "--user", "jay"])
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(d.json(&["memories", "enable", &id])["version"], 3);
+    let deleted = d.json(&["memories", "delete", &id]);
+    assert!(deleted["content"].is_null());
+    assert_eq!(deleted["status"], "deleted");
+    let history = d.json(&["memories", "history", &id]);
+    let actions: Vec<&str> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["create", "disable", "enable", "delete"]);
+    assert!(
+        history
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["after"]["content"].is_null() && e["actor"] == "user")
+    );
+    let all = d.json(&["memories", "list", "--user", "jay", "--all"]);
+    assert_eq!(all.as_array().unwrap().len(), 3);
+    assert!(
+        all.as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["memory_id"] == id.as_str() && m["content"].is_null())
+    );
+    assert_eq!(d.json(&["memories", "show", &id])["status"], "deleted");
+
+    let text = d.run(&["memories", "list", "--user", "jay"]);
+    assert_eq!(text.code, 0);
+    assert!(
+        text.stdout.contains("生命周期默认查基本属性") && text.stdout.contains("query_default")
+    );
+    assert_eq!(
+        d.json(&["suggestions", "list", "--user", "jay"]),
+        serde_json::json!([])
+    );
+    assert_eq!(
+        d.json(&["slips", "list", "--user", "jay"]),
+        serde_json::json!([])
+    );
+}
+
+#[test]
+fn walk_through_on_the_embedded_default() {
+    let d = Dreamd::sqlite();
+    walk_through(&d);
+    assert!(
+        d.path("dreamd.db").is_file(),
+        "the default database is a file created on first use"
+    );
+}
+
+#[tokio::test]
+async fn walk_through_on_postgres() {
+    let Some(d) = Dreamd::postgres().await else {
+        return;
+    };
+    walk_through(&d);
+}
+
+#[test]
+fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
+    let d = Dreamd::sqlite();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "memories",
+                "set",
+                "--user",
+                "u",
+                "--kind",
+                "preference",
+                "--scope",
+                "global",
+                "x",
+            ],
+            "'preference' is not a valid kind",
+        ),
+        (
+            &[
+                "memories",
+                "set",
+                "--user",
+                "u",
+                "--kind",
+                "presentation",
+                "--scope",
+                "team:x",
+                "x",
+            ],
+            "scope 'team:x'",
+        ),
+        (
+            &[
+                "memories",
+                "set",
+                "--user",
+                "u",
+                "--kind",
+                "background",
+                "--scope",
+                "global",
+                "I have admin rights",
+            ],
+            "permission or identity claim",
+        ),
+        (&["memories", "show", "nope"], "memory 'nope' not found"),
+        (
+            &["recall", "--user", "u", "--limit", "0"],
+            "--limit must be at least 1",
+        ),
+        (
+            &["--now", "yesterday", "recall", "--user", "u"],
+            "not an RFC 3339 time",
+        ),
+    ];
+    for (args, expected) in cases {
+        let run = d.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: stdout {}", run.stdout);
+    }
+}
+
+#[test]
+fn a_bad_file_names_every_bad_line_and_writes_nothing() {
+    let d = Dreamd::sqlite();
+    let input = [
+        line("u1", "c1", "m1", "user", "ok", "2026-11-20T09:00:00Z"),
+        line("u1", "c1", "m2", "robot", "x", "2026-11-20T09:00:00Z"),
+        "not json".to_owned(),
+        line("u1", "c1", "m3", "user", "ok", "20/11/2026"),
+    ]
+    .join("\n");
+    std::fs::write(d.path("bad.jsonl"), &input).unwrap();
+    let run = d.run(&["ingest", "bad.jsonl"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    for expected in [
+        "3 invalid line(s), nothing was written",
+        "line 2: role 'robot'",
+        "line 3: not valid JSON",
+        "line 4: created_at '20/11/2026'",
+    ] {
+        assert!(
+            run.stderr.contains(expected),
+            "missing {expected:?} in {}",
+            run.stderr
+        );
+    }
+    let good = d.run_with_stdin(
+        &["ingest", "-", "--format", "json"],
+        &input.lines().next().unwrap().to_owned(),
+    );
+    assert_eq!(
+        good.json()["messages_new"],
+        1,
+        "nothing of the bad file was written before"
+    );
+    let missing = d.run(&["ingest", "missing.jsonl"]);
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing.stderr.contains("opening missing.jsonl"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn an_unreachable_database_exits_1() {
+    let d = Dreamd::sqlite().env(
+        "DREAMD_DATABASE__URL",
+        "postgres://dreamd:hunter2@127.0.0.1:1/dreamd",
+    );
+    let run = d.run(&["memories", "list", "--user", "u"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("postgres://dreamd:****@127.0.0.1:1/dreamd"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("hunter2"));
+}
+
+#[test]
+fn a_sqlite_file_in_a_missing_directory_is_reported() {
+    let d = Dreamd::sqlite().env("DREAMD_DATABASE__URL", "sqlite://no/such/dir/dreamd.db");
+    let run = d.run(&["memories", "list", "--user", "u"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("no/such/dir/dreamd.db"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_absolute_sqlite_path_works() {
+    let d = Dreamd::sqlite();
+    let absolute = format!("sqlite://{}", d.path("abs.db").display());
+    let d = d.env("DREAMD_DATABASE__URL", &absolute);
+    d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "u",
+        "--kind",
+        "background",
+        "--scope",
+        "global",
+        "I lead the dairy R&D team",
+    ]);
+    assert!(d.path("abs.db").is_file());
+}

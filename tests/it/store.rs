@@ -1,0 +1,617 @@
+//! The store suite: every test runs on SQLite and on PostgreSQL.
+
+use crate::helpers::{RawSql, line, now, on_both_backends};
+use dreamd::domain::{
+    Durability, Kind, Memory, Origin, Scope, Slip, SlipState, Status, Suggestion, SuggestionOp,
+    SuggestionStatus, Time, new_id,
+};
+use dreamd::error::Error;
+use dreamd::ingest::ingest;
+use dreamd::manage::{Manager, NewExplicit, StatusChange};
+use dreamd::store::Write;
+
+on_both_backends!(
+    ingest_writes_once_and_counts_duplicates,
+    ingest_keeps_conversations_current_for_selection,
+    direct_inserts_keep_conversations_current_too,
+    a_bad_line_rejects_the_whole_input,
+    a_conversation_of_another_user_is_refused,
+    lifecycle_changes_write_history_events,
+    delete_erases_text_everywhere_and_leaves_a_tombstone,
+    a_lost_compare_and_set_writes_nothing,
+    accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence,
+    accepting_an_update_on_a_moved_target_fails_stale,
+    rejecting_a_suggestion_is_final,
+    recall_returns_active_in_scope_memories_with_their_sources,
+    set_refuses_secrets_and_is_idempotent,
+);
+
+fn at(s: &str) -> Time {
+    s.parse().unwrap()
+}
+
+async fn ingest_text<S: RawSql>(
+    store: &S,
+    text: &str,
+) -> Result<dreamd::ingest::IngestSummary, Error> {
+    ingest(store, text.as_bytes()).await
+}
+
+async fn ingest_writes_once_and_counts_duplicates<S: RawSql>(store: &S) {
+    let input = [
+        line(
+            "u1",
+            "c1",
+            "m1",
+            "user",
+            "以后看报告，都先说结果",
+            "2026-11-20T09:00:00Z",
+        ),
+        line(
+            "u1",
+            "c1",
+            "m2",
+            "assistant",
+            "好的",
+            "2026-11-20T09:01:00Z",
+        ),
+        line(
+            "u2",
+            "c2",
+            "m1",
+            "user",
+            "I prefer short answers",
+            "2026-11-20T10:00:00Z",
+        ),
+        line(
+            "u1",
+            "c1",
+            "m1",
+            "user",
+            "以后看报告，都先说结果",
+            "2026-11-20T09:00:00Z",
+        ),
+    ]
+    .join("\n");
+    let first = ingest_text(store, &input).await.unwrap();
+    assert_eq!(
+        (
+            first.lines,
+            first.messages_new,
+            first.duplicates,
+            first.conversations,
+            first.users
+        ),
+        (4, 3, 1, 2, 2)
+    );
+    let again = ingest_text(store, &input).await.unwrap();
+    assert_eq!((again.messages_new, again.duplicates), (0, 4));
+    assert_eq!(store.count("SELECT count(*) FROM messages").await, 3);
+    let no_ids = r#"{"user_id":"u3","conversation_id":"c3","role":"user","content":"hi","created_at":"2026-11-20T09:00:00Z"}"#;
+    assert_eq!(ingest_text(store, no_ids).await.unwrap().messages_new, 1);
+    assert_eq!(ingest_text(store, no_ids).await.unwrap().messages_new, 0);
+}
+
+async fn ingest_keeps_conversations_current_for_selection<S: RawSql>(store: &S) {
+    let input = [
+        line(
+            "u1",
+            "c1",
+            "late-arrival",
+            "user",
+            "b",
+            "2026-11-20T12:00:00Z",
+        ),
+        line("u1", "c1", "early", "user", "a", "2026-11-20T08:00:00Z"),
+        line("u1", "c2", "x", "user", "c", "2026-11-21T08:00:00Z"),
+    ]
+    .join("\n");
+    ingest_text(store, &input).await.unwrap();
+    let newest = store.time_literal("2026-11-20T12:00:00Z");
+    assert_eq!(
+        store
+            .count(&format!(
+                "SELECT count(*) FROM conversations WHERE conversation_id = 'c1' AND last_message_at = {newest} \
+                 AND last_seq = (SELECT max(seq) FROM messages WHERE conversation_id = 'c1') AND watermark_seq = 0"
+            ))
+            .await,
+        1
+    );
+    let idle_since = store.time_literal("2026-11-21T00:00:00Z");
+    assert_eq!(
+        store
+            .count(&format!(
+                "SELECT count(*) FROM conversations WHERE last_seq > watermark_seq AND last_message_at <= {idle_since}"
+            ))
+            .await,
+        1,
+        "one conversation pending and idle"
+    );
+    let scoped = r#"{"user_id":"u1","conversation_id":"c1","message_id":"s","role":"user","content":"x","created_at":"2026-11-20T13:00:00Z","scopes":["project:A","domain:standard"]}"#;
+    ingest_text(store, scoped).await.unwrap();
+    assert_eq!(
+        store.conversation_scopes("c1").await.unwrap(),
+        ["domain:standard", "project:A"]
+    );
+}
+
+async fn direct_inserts_keep_conversations_current_too<S: RawSql>(store: &S) {
+    for (id, time) in [
+        ("m1", "2026-11-20T09:00:00Z"),
+        ("m2", "2026-11-22T09:00:00Z"),
+        ("m3", "2026-11-21T09:00:00Z"),
+    ] {
+        store
+            .execute(&format!(
+                "INSERT INTO messages (conversation_id, message_id, user_id, role, content, created_at) \
+                 VALUES ('agent-c', '{id}', 'u1', 'user', 'hello', {})",
+                store.time_literal(time)
+            ))
+            .await;
+    }
+    let newest = store.time_literal("2026-11-22T09:00:00Z");
+    assert_eq!(
+        store
+            .count(&format!(
+                "SELECT count(*) FROM conversations WHERE conversation_id = 'agent-c' AND user_id = 'u1' \
+                 AND last_message_at = {newest} AND last_seq = (SELECT max(seq) FROM messages)"
+            ))
+            .await,
+        1
+    );
+}
+
+async fn a_bad_line_rejects_the_whole_input<S: RawSql>(store: &S) {
+    let mut lines: Vec<String> = (0..12_000)
+        .map(|i| {
+            line(
+                "u1",
+                "c1",
+                &format!("m{i}"),
+                "user",
+                "fine",
+                "2026-11-20T09:00:00Z",
+            )
+        })
+        .collect();
+    lines[2] = line("u1", "c1", "bad-role", "robot", "x", "2026-11-20T09:00:00Z");
+    lines[11_000] = r#"{"user_id":"u1"}"#.into();
+    let err = ingest_text(store, &lines.join("\n")).await.unwrap_err();
+    let Error::IngestRejected(errors) = &err else {
+        panic!("{err}")
+    };
+    let numbers: Vec<usize> = errors.iter().map(|e| e.line).collect();
+    assert_eq!(numbers, [3, 11_001]);
+    assert_eq!(err.exit_code(), 2);
+    assert_eq!(store.count("SELECT count(*) FROM messages").await, 0);
+    assert_eq!(store.count("SELECT count(*) FROM conversations").await, 0);
+}
+
+async fn a_conversation_of_another_user_is_refused<S: RawSql>(store: &S) {
+    ingest_text(
+        store,
+        &line("u1", "c1", "m1", "user", "a", "2026-11-20T09:00:00Z"),
+    )
+    .await
+    .unwrap();
+    let input = [
+        line("u2", "c2", "m1", "user", "b", "2026-11-20T09:00:00Z"),
+        line("u2", "c1", "m2", "user", "c", "2026-11-20T09:00:00Z"),
+    ]
+    .join("\n");
+    let err = ingest_text(store, &input).await.unwrap_err().to_string();
+    assert!(
+        err.contains("line 2: conversation 'c1' already belongs to user 'u1', not 'u2'"),
+        "{err}"
+    );
+    assert_eq!(store.count("SELECT count(*) FROM messages").await, 1);
+}
+
+fn explicit(user: &str, kind: Kind, scope: &str, text: &str) -> NewExplicit {
+    NewExplicit {
+        user_id: user.into(),
+        kind,
+        scope: scope.parse().unwrap(),
+        text: text.into(),
+        expires_at: None,
+    }
+}
+
+async fn lifecycle_changes_write_history_events<S: RawSql>(store: &S) {
+    let manager = Manager::new(store, now());
+    let m = manager
+        .set(explicit(
+            "u1",
+            Kind::Presentation,
+            "domain:standard",
+            "标准按流程卡整理",
+        ))
+        .await
+        .unwrap();
+    let id = m.memory.memory_id.clone();
+    let later = Manager::new(store, at("2026-11-30T08:00:00Z"));
+    let disabled = later.change(&id, StatusChange::Disable).await.unwrap();
+    assert_eq!(
+        (disabled.memory.status, disabled.memory.version),
+        (Status::Disabled, 2)
+    );
+    assert_eq!(disabled.memory.updated_at, at("2026-11-30T08:00:00Z"));
+    assert!(later.list("u1", false).await.unwrap().is_empty());
+    let err = later.change(&id, StatusChange::Disable).await.unwrap_err();
+    assert!(err.to_string().contains("it is disabled"), "{err}");
+    later.change(&id, StatusChange::Enable).await.unwrap();
+    let actions: Vec<String> = later
+        .history(&id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.action)
+        .collect();
+    assert_eq!(actions, ["create", "disable", "enable"]);
+    let missing = later.show("no-such-id").await.unwrap_err();
+    assert_eq!(
+        (missing.exit_code(), missing.to_string()),
+        (2, "memory 'no-such-id' not found".into())
+    );
+}
+
+fn auto_memory(user: &str, text: &str) -> Memory {
+    Memory {
+        memory_id: new_id(),
+        user_id: user.into(),
+        kind: Kind::Presentation,
+        scope: "domain:standard".parse().unwrap(),
+        origin: Origin::Auto,
+        status: Status::Active,
+        version: 1,
+        content: Some(text.into()),
+        created_at: at("2026-11-25T00:00:00Z"),
+        updated_at: at("2026-11-25T00:00:00Z"),
+        expires_at: Some(at("2027-05-24T00:00:00Z")),
+    }
+}
+
+fn slip(user: &str, conversation: &str, quote: &str, state: SlipState) -> Slip {
+    Slip {
+        slip_id: new_id(),
+        user_id: user.into(),
+        conversation_id: conversation.into(),
+        message_id: format!("{conversation}-m1"),
+        kind: Kind::Presentation,
+        scope: "domain:standard".parse().unwrap(),
+        durability: Durability::Lasting,
+        valid_until: None,
+        content: Some(format!("slip: {quote}")),
+        quote: Some(quote.into()),
+        expressed_at: at("2026-11-24T09:00:00Z"),
+        state,
+        run_id: Some("run-1".into()),
+    }
+}
+
+/// An auto memory with two evidence slips, as stage two would leave it.
+async fn learned_memory<S: RawSql>(store: &S, user: &str, text: &str) -> (Memory, Vec<Slip>) {
+    let memory = auto_memory(user, text);
+    let slips = vec![
+        slip(user, "c1", "标准整理成流程卡", SlipState::Consolidated),
+        slip(user, "c2", "还是按流程卡来", SlipState::Consolidated),
+    ];
+    let mut writes: Vec<Write> = slips.iter().cloned().map(Write::InsertSlip).collect();
+    writes.push(Write::InsertMemory(memory.clone()));
+    writes.push(Write::AddEvidence {
+        memory_id: memory.memory_id.clone(),
+        slip_ids: slips.iter().map(|s| s.slip_id.clone()).collect(),
+    });
+    store.apply(writes).await.unwrap();
+    (memory, slips)
+}
+
+async fn delete_erases_text_everywhere_and_leaves_a_tombstone<S: RawSql>(store: &S) {
+    let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
+    let manager = Manager::new(store, now());
+    let shown = manager.show(&memory.memory_id).await.unwrap();
+    assert_eq!(shown.evidence.len(), 2);
+    assert_eq!(shown.source_conversation_ids, ["c1", "c2"]);
+    manager
+        .change(&memory.memory_id, StatusChange::Disable)
+        .await
+        .unwrap();
+    manager
+        .change(&memory.memory_id, StatusChange::Delete)
+        .await
+        .unwrap();
+
+    for needle in ["标准按流程卡展示", "标准整理成流程卡", "还是按流程卡来"]
+    {
+        assert_eq!(
+            store.rows_containing(needle).await,
+            0,
+            "{needle} still stored"
+        );
+    }
+    let deleted = manager.show(&memory.memory_id).await.unwrap();
+    assert_eq!(
+        (deleted.memory.status, deleted.memory.content),
+        (Status::Deleted, None)
+    );
+    assert!(deleted.evidence.iter().all(|e| e.quote.is_none()));
+    let history = manager.history(&memory.memory_id).await.unwrap();
+    assert_eq!(history.last().unwrap().action, "delete");
+    assert!(
+        history
+            .iter()
+            .all(|e| e.after.as_ref().unwrap()["content"].is_null())
+    );
+    let slips = manager.slips("u1", None).await.unwrap();
+    assert!(
+        slips
+            .iter()
+            .all(|s| s.state == SlipState::Erased && s.content.is_none())
+    );
+    let tombstones = store.tombstones("u1").await.unwrap();
+    assert_eq!(tombstones.len(), 1);
+    assert_eq!(
+        tombstones[0].fingerprint,
+        dreamd::text::fingerprint("标准按流程卡展示")
+    );
+    assert_eq!(manager.list("u1", true).await.unwrap().len(), 1);
+    assert!(manager.list("u1", false).await.unwrap().is_empty());
+}
+
+async fn a_lost_compare_and_set_writes_nothing<S: RawSql>(store: &S) {
+    let (memory, _) = learned_memory(store, "u1", "结果先行").await;
+    let mut changed = memory.clone();
+    changed.content = Some("改过了".into());
+    changed.version = 2;
+    let err = store
+        .apply(vec![
+            Write::InsertSlip(slip("u1", "c9", "new", SlipState::New)),
+            Write::UpdateMemory {
+                memory: changed,
+                expected_version: 7,
+            },
+        ])
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Stale(_)), "{err}");
+    assert_eq!(
+        store
+            .count("SELECT count(*) FROM slips WHERE conversation_id = 'c9'")
+            .await,
+        0
+    );
+    assert_eq!(
+        store.memory(&memory.memory_id).await.unwrap().unwrap(),
+        memory
+    );
+}
+
+fn suggestion(
+    user: &str,
+    op: SuggestionOp,
+    content: Option<&str>,
+    target: Option<&Memory>,
+) -> Suggestion {
+    Suggestion {
+        suggestion_id: new_id(),
+        user_id: user.into(),
+        op,
+        kind: target.map_or(Kind::QueryDefault, |m| m.kind),
+        scope: target.map_or_else(|| "domain:recipe".parse().unwrap(), |m| m.scope.clone()),
+        content: content.map(Into::into),
+        memory_id: target.map(|m| m.memory_id.clone()),
+        target_version: target.map(|m| m.version),
+        status: SuggestionStatus::Pending,
+        created_at: at("2026-11-28T00:00:00Z"),
+        decided_at: None,
+    }
+}
+
+async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S: RawSql>(
+    store: &S,
+) {
+    let slips: Vec<Slip> = ["c1", "c2", "c3"]
+        .iter()
+        .map(|c| slip("u1", c, "生命周期看基本属性", SlipState::Consolidated))
+        .collect();
+    let s = suggestion(
+        "u1",
+        SuggestionOp::Create,
+        Some("生命周期默认查基本属性"),
+        None,
+    );
+    let mut writes: Vec<Write> = slips.iter().cloned().map(Write::InsertSlip).collect();
+    writes.push(Write::InsertSuggestion {
+        suggestion: s.clone(),
+        slip_ids: slips.iter().map(|s| s.slip_id.clone()).collect(),
+    });
+    store.apply(writes).await.unwrap();
+    let manager = Manager::new(store, now());
+    let pending = manager.suggestions("u1", false).await.unwrap();
+    assert_eq!((pending.len(), pending[0].evidence.len()), (1, 3));
+
+    let (accepted, memory) = manager.accept(&s.suggestion_id).await.unwrap();
+    assert_eq!(accepted.suggestion.status, SuggestionStatus::Accepted);
+    assert_eq!(accepted.suggestion.decided_at, Some(now()));
+    assert_eq!(
+        (memory.memory.origin, memory.memory.kind),
+        (Origin::Explicit, Kind::QueryDefault)
+    );
+    assert_eq!(
+        memory.memory.content.as_deref(),
+        Some("生命周期默认查基本属性")
+    );
+    assert_eq!(memory.source_conversation_ids, ["c1", "c2", "c3"]);
+    assert!(manager.suggestions("u1", false).await.unwrap().is_empty());
+    assert_eq!(manager.suggestions("u1", true).await.unwrap().len(), 1);
+    let again = manager.accept(&s.suggestion_id).await.unwrap_err();
+    assert!(again.to_string().contains("already accepted"), "{again}");
+}
+
+async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S) {
+    let manager = Manager::new(store, now());
+    let target = manager
+        .set(explicit(
+            "u1",
+            Kind::Presentation,
+            "global",
+            "复杂方案详细解释",
+        ))
+        .await
+        .unwrap()
+        .memory;
+    let s = suggestion(
+        "u1",
+        SuggestionOp::Update,
+        Some("回答尽量简洁"),
+        Some(&target),
+    );
+    store
+        .apply(vec![Write::InsertSuggestion {
+            suggestion: s.clone(),
+            slip_ids: vec![],
+        }])
+        .await
+        .unwrap();
+    manager
+        .change(&target.memory_id, StatusChange::Disable)
+        .await
+        .unwrap();
+    let err = manager.accept(&s.suggestion_id).await.unwrap_err();
+    assert!(
+        matches!(err, Error::Stale(_)) && err.exit_code() == 2,
+        "{err}"
+    );
+    assert_eq!(
+        manager.suggestions("u1", false).await.unwrap().len(),
+        1,
+        "still pending"
+    );
+
+    let fresh = store.memory(&target.memory_id).await.unwrap().unwrap();
+    let s2 = suggestion(
+        "u1",
+        SuggestionOp::Update,
+        Some("回答尽量简洁"),
+        Some(&fresh),
+    );
+    store
+        .apply(vec![Write::InsertSuggestion {
+            suggestion: s2.clone(),
+            slip_ids: vec![],
+        }])
+        .await
+        .unwrap();
+    let (_, updated) = manager.accept(&s2.suggestion_id).await.unwrap();
+    assert_eq!(updated.memory.content.as_deref(), Some("回答尽量简洁"));
+    assert_eq!(
+        (updated.memory.version, updated.memory.status),
+        (3, Status::Disabled)
+    );
+}
+
+async fn rejecting_a_suggestion_is_final<S: RawSql>(store: &S) {
+    let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
+    store
+        .apply(vec![Write::InsertSuggestion {
+            suggestion: s.clone(),
+            slip_ids: vec![],
+        }])
+        .await
+        .unwrap();
+    let manager = Manager::new(store, now());
+    let rejected = manager.reject(&s.suggestion_id).await.unwrap();
+    assert_eq!(rejected.suggestion.status, SuggestionStatus::Rejected);
+    assert!(manager.accept(&s.suggestion_id).await.is_err());
+    assert!(store.memories("u1").await.unwrap().is_empty());
+}
+
+async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(store: &S) {
+    let (learned, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
+    let manager = Manager::new(store, now());
+    let global = manager
+        .set(explicit("u1", Kind::Presentation, "global", "结果先行"))
+        .await
+        .unwrap()
+        .memory;
+    manager
+        .set(explicit(
+            "u1",
+            Kind::QueryDefault,
+            "domain:recipe",
+            "生命周期默认查基本属性",
+        ))
+        .await
+        .unwrap();
+    let mut short_lived = explicit("u1", Kind::RecentFocus, "global", "本周在做酸奶项目");
+    short_lived.expires_at = Some(at("2026-12-01T00:00:00Z"));
+    manager.set(short_lived).await.unwrap();
+    manager
+        .set(explicit("u2", Kind::Presentation, "global", "someone else"))
+        .await
+        .unwrap();
+
+    let standard: Scope = "domain:standard".parse().unwrap();
+    let recalled = manager
+        .recall("u1", std::slice::from_ref(&standard), 5)
+        .await
+        .unwrap();
+    let ids: Vec<&str> = recalled
+        .iter()
+        .map(|r| r.memory.memory_id.as_str())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert_eq!(ids[0], learned.memory_id, "domain before global");
+    assert!(ids.contains(&global.memory_id.as_str()));
+    assert_eq!(recalled[0].source_conversation_ids, ["c1", "c2"]);
+
+    let after_expiry = Manager::new(store, at("2026-12-02T00:00:00Z"));
+    let later = after_expiry.recall("u1", &[], 5).await.unwrap();
+    assert_eq!(
+        later.len(),
+        1,
+        "expired memories are hidden before any sweep"
+    );
+    assert_eq!(later[0].memory.memory_id, global.memory_id);
+}
+
+async fn set_refuses_secrets_and_is_idempotent<S: RawSql>(store: &S) {
+    let manager = Manager::new(store, now());
+    for secret in [
+        "密码是 Abc@12345",
+        "I am an admin",
+        "库存还有 300 箱",
+        "call 13812345678",
+    ] {
+        let err = manager
+            .set(explicit("u1", Kind::Background, "global", secret))
+            .await
+            .unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(
+            !err.to_string().contains(secret),
+            "the refusal repeats the text: {err}"
+        );
+    }
+    assert_eq!(store.rows_containing("Abc@12345").await, 0);
+    let first = manager
+        .set(explicit(
+            "u1",
+            Kind::Background,
+            "global",
+            "我在质检部做微生物检测",
+        ))
+        .await
+        .unwrap();
+    let second = manager
+        .set(explicit(
+            "u1",
+            Kind::Background,
+            "global",
+            " 我在质检部做微生物检测 ",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(first.memory.memory_id, second.memory.memory_id);
+    assert_eq!(store.memories("u1").await.unwrap().len(), 1);
+}
