@@ -239,7 +239,7 @@ fn a_bad_file_names_every_bad_line_and_writes_nothing() {
     }
     let good = d.run_with_stdin(
         &["ingest", "-", "--format", "json"],
-        &input.lines().next().unwrap().to_owned(),
+        input.lines().next().unwrap(),
     );
     assert_eq!(
         good.json()["messages_new"],
