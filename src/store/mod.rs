@@ -16,6 +16,7 @@ use crate::domain::{
     Event, Evidence, Memory, NewMessage, Slip, Suggestion, SuggestionStatus, Time, Tombstone,
 };
 use crate::error::Result;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::future::Future;
 
 /// Messages in batches, pulled by [`Store::ingest`] inside its transaction.
@@ -168,4 +169,52 @@ pub(crate) fn write_name(write: &Write) -> String {
             format!("decision on suggestion {suggestion_id}")
         }
     }
+}
+
+/// The backend-specific steps of an ingest, run inside its transaction.
+pub(crate) trait IngestSteps {
+    /// The lines of `batch` whose conversation already belongs to another user,
+    /// checking each conversation once (`checked`).
+    async fn foreign_conversations(
+        &mut self,
+        batch: &[NewMessage],
+        checked: &mut HashSet<String>,
+    ) -> Result<Vec<(usize, String)>>;
+    /// Inserts the batch, skipping stored messages; returns how many were new.
+    async fn insert_messages(&mut self, batch: &[NewMessage]) -> Result<u64>;
+    /// Adds scopes given at ingest to their conversations.
+    async fn add_conversation_scopes(
+        &mut self,
+        scopes: HashMap<String, BTreeSet<String>>,
+    ) -> Result<()>;
+}
+
+/// Pulls every batch of `source` through `tx`. Once a line is rejected nothing
+/// more is written, but the rest is still read so every bad line is reported;
+/// `source.finish()` then fails and the caller's transaction rolls back.
+pub(crate) async fn ingest_in<T: IngestSteps>(
+    tx: &mut T,
+    source: &mut (dyn MessageSource + Send),
+) -> Result<IngestWritten> {
+    let mut checked = HashSet::new();
+    let mut scopes: HashMap<String, BTreeSet<String>> = HashMap::new();
+    let mut written = IngestWritten::default();
+    let mut rejected = false;
+    while let Some(batch) = source.next_batch()? {
+        for (line, reason) in tx.foreign_conversations(&batch, &mut checked).await? {
+            source.reject(line, reason);
+            rejected = true;
+        }
+        if rejected {
+            continue;
+        }
+        written.messages_new += tx.insert_messages(&batch).await?;
+        for m in batch.iter().filter(|m| !m.scopes.is_empty()) {
+            let entry = scopes.entry(m.conversation_id.clone()).or_default();
+            entry.extend(m.scopes.iter().map(|s| s.as_str().to_owned()));
+        }
+    }
+    source.finish()?;
+    tx.add_conversation_scopes(scopes).await?;
+    Ok(written)
 }

@@ -484,6 +484,27 @@ async fn add_evidence(
     Ok(())
 }
 
+impl super::IngestSteps for SqliteConnection {
+    async fn foreign_conversations(
+        &mut self,
+        batch: &[NewMessage],
+        checked: &mut HashSet<String>,
+    ) -> Result<Vec<(usize, String)>> {
+        foreign_conversations(self, batch, checked).await
+    }
+
+    async fn insert_messages(&mut self, batch: &[NewMessage]) -> Result<u64> {
+        insert_messages(self, batch).await
+    }
+
+    async fn add_conversation_scopes(
+        &mut self,
+        scopes: HashMap<String, BTreeSet<String>>,
+    ) -> Result<()> {
+        add_conversation_scopes(self, scopes).await
+    }
+}
+
 impl Store for SqliteStore {
     async fn ingest(&self, source: &mut (dyn MessageSource + Send)) -> Result<IngestWritten> {
         let mut tx = self
@@ -491,26 +512,7 @@ impl Store for SqliteStore {
             .begin()
             .await
             .map_err(Error::db("starting the ingest transaction"))?;
-        let mut checked = HashSet::new();
-        let mut scopes: HashMap<String, BTreeSet<String>> = HashMap::new();
-        let mut written = IngestWritten::default();
-        let mut rejected = false;
-        while let Some(batch) = source.next_batch()? {
-            for (line, reason) in foreign_conversations(&mut tx, &batch, &mut checked).await? {
-                source.reject(line, reason);
-                rejected = true;
-            }
-            if rejected {
-                continue;
-            }
-            written.messages_new += insert_messages(&mut tx, &batch).await?;
-            for m in batch.iter().filter(|m| !m.scopes.is_empty()) {
-                let entry = scopes.entry(m.conversation_id.clone()).or_default();
-                entry.extend(m.scopes.iter().map(|s| s.as_str().to_owned()));
-            }
-        }
-        source.finish()?;
-        add_conversation_scopes(&mut tx, scopes).await?;
+        let written = super::ingest_in(&mut *tx, source).await?;
         tx.commit()
             .await
             .map_err(Error::db("committing the ingest"))?;
