@@ -173,13 +173,11 @@ pub(crate) fn write_name(write: &Write) -> String {
 
 /// The backend-specific steps of an ingest, run inside its transaction.
 pub(crate) trait IngestSteps {
-    /// The lines of `batch` whose conversation already belongs to another user,
-    /// checking each conversation once (`checked`).
-    async fn foreign_conversations(
+    /// The owners of those of `conversation_ids` that are already stored.
+    async fn conversation_owners(
         &mut self,
-        batch: &[NewMessage],
-        checked: &mut HashSet<String>,
-    ) -> Result<Vec<(usize, String)>>;
+        conversation_ids: &[&str],
+    ) -> Result<HashMap<String, String>>;
     /// Inserts the batch, skipping stored messages; returns how many were new.
     async fn insert_messages(&mut self, batch: &[NewMessage]) -> Result<u64>;
     /// Adds scopes given at ingest to their conversations.
@@ -201,7 +199,7 @@ pub(crate) async fn ingest_in<T: IngestSteps>(
     let mut written = IngestWritten::default();
     let mut rejected = false;
     while let Some(batch) = source.next_batch()? {
-        for (line, reason) in tx.foreign_conversations(&batch, &mut checked).await? {
+        for (line, reason) in foreign_conversations(tx, &batch, &mut checked).await? {
             source.reject(line, reason);
             rejected = true;
         }
@@ -217,4 +215,40 @@ pub(crate) async fn ingest_in<T: IngestSteps>(
     source.finish()?;
     tx.add_conversation_scopes(scopes).await?;
     Ok(written)
+}
+
+/// The lines of `batch` whose conversation is already stored under another
+/// user, checking each conversation once (`checked`).
+async fn foreign_conversations<T: IngestSteps>(
+    tx: &mut T,
+    batch: &[NewMessage],
+    checked: &mut HashSet<String>,
+) -> Result<Vec<(usize, String)>> {
+    let unchecked: Vec<&NewMessage> = batch
+        .iter()
+        .filter(|m| checked.insert(m.conversation_id.clone()))
+        .collect();
+    if unchecked.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<&str> = unchecked
+        .iter()
+        .map(|m| m.conversation_id.as_str())
+        .collect();
+    let owners = tx.conversation_owners(&ids).await?;
+    Ok(unchecked
+        .iter()
+        .filter_map(|m| {
+            let owner = owners.get(&m.conversation_id)?;
+            (owner != &m.user_id).then(|| {
+                (
+                    m.line,
+                    format!(
+                        "conversation '{}' already belongs to user '{}', not '{}'",
+                        m.conversation_id, owner, m.user_id
+                    ),
+                )
+            })
+        })
+        .collect())
 }

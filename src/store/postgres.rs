@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool, Postgres, QueryBuilder, Row};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
 
 /// Rows per INSERT during ingest: 6 parameters each, well under PostgreSQL's 65,535.
@@ -143,48 +143,21 @@ fn event_from_row(row: &PgRow) -> Result<Event> {
     })
 }
 
-/// Finds the conversations in `batch` already owned by another user.
-async fn foreign_conversations(
+/// The owners of those of `conversation_ids` that are already stored.
+async fn conversation_owners(
     conn: &mut PgConnection,
-    batch: &[NewMessage],
-    checked: &mut HashSet<String>,
-) -> Result<Vec<(usize, String)>> {
-    let unchecked: Vec<&NewMessage> = batch
-        .iter()
-        .filter(|m| checked.insert(m.conversation_id.clone()))
-        .collect();
-    if unchecked.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<&str> = unchecked
-        .iter()
-        .map(|m| m.conversation_id.as_str())
-        .collect();
-    let owners: HashMap<String, String> = sqlx::query(
+    conversation_ids: &[&str],
+) -> Result<HashMap<String, String>> {
+    sqlx::query(
         "SELECT conversation_id, user_id FROM conversations WHERE conversation_id = ANY($1)",
     )
-    .bind(&ids)
+    .bind(conversation_ids)
     .fetch_all(&mut *conn)
     .await
     .map_err(Error::db("reading conversation owners"))?
     .iter()
     .map(|row| Ok((get(row, "conversation_id")?, get(row, "user_id")?)))
-    .collect::<Result<_>>()?;
-    Ok(unchecked
-        .iter()
-        .filter_map(|m| {
-            let owner = owners.get(&m.conversation_id)?;
-            (owner != &m.user_id).then(|| {
-                (
-                    m.line,
-                    format!(
-                        "conversation '{}' already belongs to user '{}', not '{}'",
-                        m.conversation_id, owner, m.user_id
-                    ),
-                )
-            })
-        })
-        .collect())
+    .collect()
 }
 
 async fn insert_messages(conn: &mut PgConnection, batch: &[NewMessage]) -> Result<u64> {
@@ -431,12 +404,11 @@ async fn add_evidence(conn: &mut PgConnection, memory_id: &str, slip_ids: &[Stri
 }
 
 impl super::IngestSteps for PgConnection {
-    async fn foreign_conversations(
+    async fn conversation_owners(
         &mut self,
-        batch: &[NewMessage],
-        checked: &mut HashSet<String>,
-    ) -> Result<Vec<(usize, String)>> {
-        foreign_conversations(self, batch, checked).await
+        conversation_ids: &[&str],
+    ) -> Result<HashMap<String, String>> {
+        conversation_owners(self, conversation_ids).await
     }
 
     async fn insert_messages(&mut self, batch: &[NewMessage]) -> Result<u64> {

@@ -12,7 +12,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
 use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::time::Duration;
 
@@ -178,50 +178,27 @@ fn event_from_row(row: &SqliteRow) -> Result<Event> {
     })
 }
 
-/// Finds the conversations in `batch` already owned by another user.
-async fn foreign_conversations(
+/// The owners of those of `conversation_ids` that are already stored.
+async fn conversation_owners(
     conn: &mut SqliteConnection,
-    batch: &[NewMessage],
-    checked: &mut HashSet<String>,
-) -> Result<Vec<(usize, String)>> {
-    let unchecked: Vec<&NewMessage> = batch
-        .iter()
-        .filter(|m| checked.insert(m.conversation_id.clone()))
-        .collect();
-    if unchecked.is_empty() {
-        return Ok(Vec::new());
-    }
+    conversation_ids: &[&str],
+) -> Result<HashMap<String, String>> {
     let mut query = QueryBuilder::<Sqlite>::new(
         "SELECT conversation_id, user_id FROM conversations WHERE conversation_id IN (",
     );
     let mut ids = query.separated(", ");
-    for m in &unchecked {
-        ids.push_bind(m.conversation_id.as_str());
+    for id in conversation_ids {
+        ids.push_bind(*id);
     }
     query.push(")");
-    let owners: HashMap<String, String> = query
+    query
         .build()
         .fetch_all(&mut *conn)
         .await
         .map_err(Error::db("reading conversation owners"))?
         .iter()
         .map(|row| Ok((get(row, "conversation_id")?, get(row, "user_id")?)))
-        .collect::<Result<_>>()?;
-    Ok(unchecked
-        .iter()
-        .filter_map(|m| {
-            let owner = owners.get(&m.conversation_id)?;
-            (owner != &m.user_id).then(|| {
-                (
-                    m.line,
-                    format!(
-                        "conversation '{}' already belongs to user '{}', not '{}'",
-                        m.conversation_id, owner, m.user_id
-                    ),
-                )
-            })
-        })
-        .collect())
+        .collect()
 }
 
 async fn insert_messages(conn: &mut SqliteConnection, batch: &[NewMessage]) -> Result<u64> {
@@ -485,12 +462,11 @@ async fn add_evidence(
 }
 
 impl super::IngestSteps for SqliteConnection {
-    async fn foreign_conversations(
+    async fn conversation_owners(
         &mut self,
-        batch: &[NewMessage],
-        checked: &mut HashSet<String>,
-    ) -> Result<Vec<(usize, String)>> {
-        foreign_conversations(self, batch, checked).await
+        conversation_ids: &[&str],
+    ) -> Result<HashMap<String, String>> {
+        conversation_owners(self, conversation_ids).await
     }
 
     async fn insert_messages(&mut self, batch: &[NewMessage]) -> Result<u64> {
