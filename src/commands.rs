@@ -62,7 +62,6 @@ async fn memories<S: Store>(
     format: Format,
     command: MemoriesCommand,
 ) -> Result<()> {
-    let change = |id, change| async move { manager.change(id, change).await };
     let record = match command {
         MemoriesCommand::List { user, all } => {
             let records = manager.list(&user, all).await?;
@@ -86,9 +85,9 @@ async fn memories<S: Store>(
                 })
                 .await?
         }
-        MemoriesCommand::Disable { id } => change(&id, StatusChange::Disable).await?,
-        MemoriesCommand::Enable { id } => change(&id, StatusChange::Enable).await?,
-        MemoriesCommand::Delete { id } => change(&id, StatusChange::Delete).await?,
+        MemoriesCommand::Disable { id } => manager.change(&id, StatusChange::Disable).await?,
+        MemoriesCommand::Enable { id } => manager.change(&id, StatusChange::Enable).await?,
+        MemoriesCommand::Delete { id } => manager.change(&id, StatusChange::Delete).await?,
     };
     emit(format, &record, output::memory_block);
     Ok(())

@@ -134,7 +134,7 @@ static PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
 static EMAIL: LazyLock<Regex> =
     LazyLock::new(|| re(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"));
 
-/// A run of digits not touching other digits (separators inside allowed by the caller's pattern).
+/// Eighteen characters (17 digits and a digit or X) not touching other digits: a resident ID's shape.
 static DIGITS_18: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^0-9])([0-9]{17}[0-9Xx])(?:[^0-9]|$)"));
 

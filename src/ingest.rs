@@ -123,9 +123,7 @@ impl<R: BufRead> JsonLines<R> {
             None => {
                 self.owners
                     .insert(m.conversation_id.clone(), (m.user_id.clone(), m.line));
-                if !self.users.contains(&m.user_id) {
-                    self.users.insert(m.user_id.clone());
-                }
+                self.users.insert(m.user_id.clone());
                 Ok(())
             }
         }

@@ -407,6 +407,17 @@ fn suggestion(
     }
 }
 
+/// Stores a suggestion with no evidence, as stage two would for a bare proposal.
+async fn insert_suggestion<S: RawSql>(store: &S, s: &Suggestion) {
+    store
+        .apply(vec![Write::InsertSuggestion {
+            suggestion: s.clone(),
+            slip_ids: vec![],
+        }])
+        .await
+        .unwrap();
+}
+
 async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S: RawSql>(
     store: &S,
 ) {
@@ -466,13 +477,7 @@ async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S)
         Some("回答尽量简洁"),
         Some(&target),
     );
-    store
-        .apply(vec![Write::InsertSuggestion {
-            suggestion: s.clone(),
-            slip_ids: vec![],
-        }])
-        .await
-        .unwrap();
+    insert_suggestion(store, &s).await;
     manager
         .change(&target.memory_id, StatusChange::Disable)
         .await
@@ -495,13 +500,7 @@ async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S)
         Some("回答尽量简洁"),
         Some(&fresh),
     );
-    store
-        .apply(vec![Write::InsertSuggestion {
-            suggestion: s2.clone(),
-            slip_ids: vec![],
-        }])
-        .await
-        .unwrap();
+    insert_suggestion(store, &s2).await;
     let (_, updated) = manager.accept(&s2.suggestion_id).await.unwrap();
     assert_eq!(updated.memory.content.as_deref(), Some("回答尽量简洁"));
     assert_eq!(
@@ -512,13 +511,7 @@ async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S)
 
 async fn rejecting_a_suggestion_is_final<S: RawSql>(store: &S) {
     let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
-    store
-        .apply(vec![Write::InsertSuggestion {
-            suggestion: s.clone(),
-            slip_ids: vec![],
-        }])
-        .await
-        .unwrap();
+    insert_suggestion(store, &s).await;
     let manager = Manager::new(store, now());
     let rejected = manager.reject(&s.suggestion_id).await.unwrap();
     assert_eq!(rejected.suggestion.status, SuggestionStatus::Rejected);
