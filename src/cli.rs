@@ -9,7 +9,8 @@ use std::path::PathBuf;
     name = "dreamd",
     version,
     about = "Long-term memory for AI agents: note slips from idle conversations, merged into each user's memories",
-    arg_required_else_help = true
+    arg_required_else_help = true,
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     /// Configuration file (default: $DREAMD_CONFIG, then /etc/dreamd/dreamd.toml if present).
@@ -21,8 +22,14 @@ pub struct Cli {
     /// Act as if the current time were this (RFC 3339).
     #[arg(long, global = true, value_name = "RFC3339", value_parser = parse_time)]
     pub now: Option<Time>,
+    /// Perform one run (select → extract → sweep) and exit.
+    #[arg(long)]
+    pub run_once: bool,
+    /// With --run-once: call the model as usual but write nothing; print what would be written.
+    #[arg(long, requires = "run_once")]
+    pub dry_run: bool,
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -49,6 +56,12 @@ pub enum Command {
     Slips(SlipsCommand),
     /// What an agent should load now for a user.
     Recall(RecallArgs),
+    /// Last runs, backlog, claims held and failed ranges.
+    Status {
+        /// How many recent runs to show.
+        #[arg(long, default_value_t = 10)]
+        runs: u32,
+    },
     /// Print the effective configuration, secrets masked.
     Config,
 }

@@ -7,31 +7,52 @@ use crate::error::{Error, Result};
 use crate::ingest::ingest;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
-use crate::store::{PgStore, SqliteStore, Store};
+use crate::llm::Provider;
+use crate::store::{Backlog, FailedRange, PgStore, RunRecord, SqliteStore, Store, Window};
 use std::io::BufReader;
 
-/// Executes `cli.command` with the validated `config`.
-pub async fn run(cli: Cli, config: &Config) -> Result<()> {
+/// How a command ended when it did not fail outright.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finished {
+    Done,
+    /// A run finished but some conversations or users failed (exit code 3).
+    PartlyFailed,
+}
+
+/// Executes the command line with the validated `config`.
+pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
     let now = cli.now.unwrap_or_else(|| truncate_time(chrono::Utc::now()));
-    if let Command::Config = cli.command {
-        return print_config(cli.format, config);
+    if let Some(Command::Config) = cli.command {
+        print_config(cli.format, config)?;
+        return Ok(Finished::Done);
+    }
+    if cli.command.is_none() && !cli.run_once {
+        return Err(Error::Invalid(
+            "nothing to do: give a command or --run-once (see dreamd --help)".into(),
+        ));
     }
     match &config.database {
         DatabaseUrl::Sqlite(path) => {
             let store = SqliteStore::open(path).await?;
-            run_on(&store, cli, now).await
+            run_on(&store, cli, config, now).await
         }
         DatabaseUrl::Postgres(url) => {
             let store = PgStore::open(url).await?;
-            run_on(&store, cli, now).await
+            run_on(&store, cli, config, now).await
         }
     }
 }
 
-async fn run_on<S: Store>(store: &S, cli: Cli, now: Time) -> Result<()> {
+async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Result<Finished> {
     let format = cli.format;
+    let Some(command) = cli.command else {
+        let provider = Provider::from_config(config)?;
+        let summary = crate::run::run_once(store, config, &provider, now, cli.dry_run).await?;
+        emit(format, &summary, output::run_summary);
+        return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
+    };
     let manager = Manager::new(store, now);
-    match cli.command {
+    match command {
         Command::Ingest { path } => {
             let summary = if path == "-" {
                 ingest(store, BufReader::new(std::io::stdin())).await?
@@ -52,9 +73,25 @@ async fn run_on<S: Store>(store: &S, cli: Cli, now: Time) -> Result<()> {
             let records = manager.recall(&args.user, &args.scopes, args.limit).await?;
             emit(format, &records, |r| output::memory_lines(r));
         }
+        Command::Status { runs } => {
+            let status = Status {
+                runs: store.recent_runs(runs).await?,
+                backlog: store.backlog(&Window::at(now, config)).await?,
+                failed_ranges: store.failed_ranges(20).await?,
+            };
+            emit(format, &status, output::status);
+        }
         Command::Config => unreachable!("handled before opening the store"),
     }
-    Ok(())
+    Ok(Finished::Done)
+}
+
+/// What `dreamd status` shows.
+#[derive(Debug, serde::Serialize)]
+pub struct Status {
+    pub runs: Vec<RunRecord>,
+    pub backlog: Backlog,
+    pub failed_ranges: Vec<FailedRange>,
 }
 
 async fn memories<S: Store>(

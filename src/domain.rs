@@ -176,6 +176,16 @@ pub struct NewMessage {
     pub scopes: Vec<Scope>,
 }
 
+/// A stored message as stage one reads it; `seq` is its arrival order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMessage {
+    pub seq: i64,
+    pub message_id: String,
+    pub role: Role,
+    pub content: String,
+    pub created_at: Time,
+}
+
 /// What an agent loads (spec §8.2). `content` is `None` once deleted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Memory {

@@ -13,6 +13,9 @@
 //! - [`text`]: normalisation, case folding, fingerprints.
 //! - [`detect`]: the never-store detectors every stored text passes.
 //! - [`ingest`]: JSON Lines of messages into the store, all or nothing.
+//! - [`run`]: one pass of the pipeline: select → [`extract`] (stage one) → expiry sweep.
+//! - [`extract`]: stage one: chunking, the provider call, slip validation, commit.
+//! - [`llm`]: the providers: offline `rules` and any OpenAI-compatible model; [`prompts`].
 //! - [`manage`]: what people do to memories and suggestions; recall.
 //! - [`store`]: the storage interface and its SQLite and PostgreSQL implementations.
 //! - [`cli`], [`commands`], [`output`]: the command line.
@@ -23,9 +26,13 @@ pub mod config;
 pub mod detect;
 pub mod domain;
 pub mod error;
+pub mod extract;
 pub mod ingest;
+pub mod llm;
 pub mod manage;
 pub mod output;
+pub mod prompts;
+pub mod run;
 pub mod store;
 pub mod text;
 

@@ -152,6 +152,22 @@ pub fn change_status(memory: &Memory, change: StatusChange, now: Time) -> Result
     Ok((after, event))
 }
 
+/// dreamd's expiry of an auto memory past its `expires_at`, done by each
+/// run's sweep (recall hides it before that already).
+pub fn expire(memory: &Memory, now: Time, run_id: &str) -> Vec<Write> {
+    let mut after = memory.clone();
+    after.status = Status::Expired;
+    after.version += 1;
+    after.updated_at = now;
+    let mut expiry = event(&memory.memory_id, now, "expire", Vec::new(), Some(memory), &after);
+    expiry.actor = Actor::Dreamd;
+    expiry.run_id = Some(run_id.to_owned());
+    vec![
+        Write::UpdateMemory { memory: after, expected_version: memory.version },
+        Write::InsertEvent(expiry),
+    ]
+}
+
 /// The writes of a status change; a deletion also erases the text everywhere
 /// and leaves a tombstone (spec §7).
 pub fn status_change_writes(before: &Memory, after: Memory, event: Event) -> Vec<Write> {

@@ -149,14 +149,16 @@ pub fn slip_lines(slips: &[Slip]) -> String {
     slips.iter().fold(String::new(), |mut out, s| {
         let _ = writeln!(
             out,
-            "{}  {:<12} {:<13} {:<20} {}  conversation {} message {}",
+            "{}  {:<12} {:<13} {:<20} {}  conversation {} message {}\n    {}  ← “{}”",
             s.slip_id,
             s.state,
             s.kind,
             s.scope,
             time(s.expressed_at),
             s.conversation_id,
-            s.message_id
+            s.message_id,
+            content(&s.content),
+            s.quote.as_deref().unwrap_or("(erased)")
         );
         out
     })
@@ -167,4 +169,67 @@ pub fn ingest_summary(s: &IngestSummary) -> String {
         "ingested {} lines: {} new messages, {} duplicates, {} conversations, {} users\n",
         s.lines, s.messages_new, s.duplicates, s.conversations, s.users
     )
+}
+
+pub fn run_summary(s: &crate::run::RunSummary) -> String {
+    let dropped: Vec<String> = s.slips.dropped.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let mut out = format!(
+        "{}run {}: {} conversations ({} done, {} failed), {} messages extracted, {} skipped as too old; \
+         {} slips kept{}; {} memories expired; {} model calls ({} failed, {} + {} tokens); {} ms\n",
+        if s.dry_run { "dry " } else { "" },
+        s.run_id,
+        s.conversations.selected,
+        s.conversations.done,
+        s.conversations.failed,
+        s.messages.extracted,
+        s.messages.skipped_out_of_window,
+        s.slips.kept,
+        if dropped.is_empty() { String::new() } else { format!(", dropped: {}", dropped.join(", ")) },
+        s.memories_expired,
+        s.llm.calls,
+        s.llm.failures,
+        s.llm.prompt_tokens,
+        s.llm.completion_tokens,
+        s.duration_ms
+    );
+    if let Some(slips) = &s.would_write {
+        out.push_str(&slip_lines(slips));
+    }
+    out
+}
+
+pub fn status(s: &crate::commands::Status) -> String {
+    let mut out = format!(
+        "backlog: {} conversations eligible now{}, {} claimed by a live run\n",
+        s.backlog.eligible,
+        s.backlog.oldest_idle.map(|t| format!(" (oldest idle since {})", time(t))).unwrap_or_default(),
+        s.backlog.claims_held
+    );
+    for run in &s.runs {
+        let c = &run.summary["conversations"];
+        let _ = writeln!(
+            out,
+            "run {}  {}  {} conversations ({} failed), {} slips kept, {} ms{}",
+            run.run_id,
+            time(run.started_at),
+            c["selected"],
+            c["failed"],
+            run.summary["slips"]["kept"],
+            run.summary["duration_ms"],
+            if run.dry_run { " (dry run)" } else { "" }
+        );
+    }
+    for f in &s.failed_ranges {
+        let _ = writeln!(
+            out,
+            "failed range: conversation {} messages {}..={} after {} attempts ({}): {}",
+            f.conversation_id,
+            f.from_seq,
+            f.to_seq,
+            f.attempts,
+            time(f.failed_at),
+            f.reason
+        );
+    }
+    out
 }

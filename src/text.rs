@@ -37,6 +37,21 @@ pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
     !quote.is_empty() && normalize(message).contains(&quote)
 }
 
+/// The token estimate of spec §10.18, used before a call for chunking and
+/// budgets: one token per CJK character plus one per four other characters.
+pub fn estimate_tokens(text: &str) -> u64 {
+    let (cjk, other) = text.chars().fold((0u64, 0u64), |(cjk, other), c| {
+        if is_cjk(c) { (cjk + 1, other) } else { (cjk, other + 1) }
+    });
+    cjk + other.div_ceil(4)
+}
+
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x2FA1F)
+}
+
 pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     bytes
@@ -74,6 +89,14 @@ mod tests {
         assert_eq!(a, fingerprint(" 以后看报告，都先说结果\u{3000}"));
         assert_eq!(a.len(), 64);
         assert!(!a.contains("报告"));
+    }
+
+    #[test]
+    fn token_estimates_count_cjk_per_character() {
+        assert_eq!(estimate_tokens("以后先说结果"), 6);
+        assert_eq!(estimate_tokens("abcdefgh"), 2);
+        assert_eq!(estimate_tokens("结果 first"), 2 + 2);
+        assert_eq!(estimate_tokens(""), 0);
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use crate::domain::{
-    Event, Evidence, Memory, NewMessage, Slip, Suggestion, SuggestionStatus, Time, Tombstone,
+    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, SuggestionStatus, Time, Tombstone,
 };
 use crate::error::Result;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -72,6 +72,69 @@ pub struct IngestWritten {
     pub messages_new: u64,
 }
 
+/// Which conversations a run may take (spec §4), as absolute times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub now: Time,
+    /// A conversation is idle when its newest message is at or before this.
+    pub idle_cutoff: Time,
+    /// Unprocessed messages created before this are skipped, never extracted.
+    pub lookback_cutoff: Time,
+    pub limit: u32,
+}
+
+/// A conversation a run took (or, in a dry run, would take).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub conversation_id: String,
+    pub user_id: String,
+    pub watermark_seq: i64,
+    pub last_seq: i64,
+    pub last_message_at: Time,
+    pub scopes: Vec<String>,
+}
+
+/// A conversation's messages as stage one needs them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConversationMessages {
+    /// Up to the requested number of messages at or below the watermark, oldest first.
+    pub before: Vec<StoredMessage>,
+    /// Every message above the watermark, in arrival order.
+    pub unprocessed: Vec<StoredMessage>,
+}
+
+/// A range of messages given up after `selection.max_attempts` failures.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FailedRange {
+    pub conversation_id: String,
+    pub from_seq: i64,
+    pub to_seq: i64,
+    pub attempts: i64,
+    pub reason: String,
+    pub failed_at: Time,
+}
+
+/// One stored run: its summary as JSON (spec §8.2).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RunRecord {
+    pub run_id: String,
+    pub started_at: Time,
+    pub finished_at: Time,
+    pub dry_run: bool,
+    pub summary: serde_json::Value,
+}
+
+/// Counts for `dreamd status`.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct Backlog {
+    /// Conversations a run would take now.
+    pub eligible: i64,
+    /// The newest-message time of the longest-idle eligible conversation.
+    pub oldest_idle: Option<Time>,
+    /// Conversations claimed by a live run.
+    pub claims_held: i64,
+}
+
 /// dreamd's storage. Every method is one transaction or one consistent read.
 pub trait Store: Send + Sync {
     /// Writes every batch of `source` in one transaction, skipping messages
@@ -121,6 +184,75 @@ pub trait Store: Send + Sync {
 
     fn tombstones(&self, user_id: &str) -> impl Future<Output = Result<Vec<Tombstone>>> + Send;
 
+    /// Passes over conversations whose unprocessed messages all fall before the
+    /// window (watermark to their newest message, unless `count_only`) and
+    /// returns how many messages were skipped.
+    fn skip_out_of_window(
+        &self,
+        window: &Window,
+        count_only: bool,
+    ) -> impl Future<Output = Result<u64>> + Send;
+
+    /// The conversations a run takes, oldest idle first. With an `owner`, each
+    /// is claimed until `claim_until` in the same statement, so concurrent runs
+    /// get disjoint sets; without one (a dry run), nothing is written.
+    fn select_conversations(
+        &self,
+        window: &Window,
+        owner: Option<(&str, Time)>,
+    ) -> impl Future<Output = Result<Vec<Candidate>>> + Send;
+
+    /// The unprocessed messages above `watermark_seq` and up to `context` before them.
+    fn conversation_messages(
+        &self,
+        conversation_id: &str,
+        watermark_seq: i64,
+        context: u32,
+    ) -> impl Future<Output = Result<ConversationMessages>> + Send;
+
+    /// Writes a chunk's slips and moves the watermark from `from_seq` to
+    /// `to_seq`, in one transaction, only while `owner` holds the claim
+    /// (otherwise stale, nothing written).
+    fn commit_extraction(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+        from_seq: i64,
+        to_seq: i64,
+        slips: Vec<Slip>,
+    ) -> impl Future<Output = Result<()>> + Send;
+
+    /// Counts a failed attempt at the range after `from_seq` up to `to_seq` and
+    /// releases the claim. At `max_attempts` the range is recorded as failed and
+    /// passed over; returns whether that happened.
+    fn record_failure(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+        range: (i64, i64),
+        max_attempts: u32,
+        reason: &str,
+        now: Time,
+    ) -> impl Future<Output = Result<bool>> + Send;
+
+    fn release_claim(&self, conversation_id: &str, owner: &str) -> impl Future<Output = Result<()>> + Send;
+
+    /// Extends every claim `owner` holds to `until`.
+    fn renew_claims(&self, owner: &str, until: Time) -> impl Future<Output = Result<u64>> + Send;
+
+    /// Auto memories still `active` whose expiry is at or before `now`.
+    fn expiring_memories(&self, now: Time) -> impl Future<Output = Result<Vec<Memory>>> + Send;
+
+    fn save_run(&self, run: &RunRecord) -> impl Future<Output = Result<()>> + Send;
+
+    /// The newest `limit` runs, newest first.
+    fn recent_runs(&self, limit: u32) -> impl Future<Output = Result<Vec<RunRecord>>> + Send;
+
+    fn backlog(&self, window: &Window) -> impl Future<Output = Result<Backlog>> + Send;
+
+    /// The newest `limit` failed ranges, newest first.
+    fn failed_ranges(&self, limit: u32) -> impl Future<Output = Result<Vec<FailedRange>>> + Send;
+
     /// The scopes a conversation was given at ingest; empty when unknown.
     fn conversation_scopes(
         &self,
@@ -143,6 +275,13 @@ pub(crate) fn parse_stored<T: std::str::FromStr<Err = String>>(
 pub(crate) fn stale_memory(memory_id: &str, expected: i64) -> crate::error::Error {
     crate::error::Error::Stale(format!(
         "memory {memory_id} changed since it was read (expected version {expected}); read it again and retry"
+    ))
+}
+
+/// The error when a run no longer holds the claim on a conversation.
+pub(crate) fn lost_claim(conversation_id: &str) -> crate::error::Error {
+    crate::error::Error::Stale(format!(
+        "the claim on conversation {conversation_id} was lost (expired and taken by another run); nothing was written"
     ))
 }
 

@@ -3,11 +3,12 @@
 //! trigger runs once per statement over a transition table.
 
 use super::{
+    Backlog, Candidate, ConversationMessages, FailedRange, RunRecord, Window, lost_claim,
     IngestWritten, MessageSource, Store, Write, parse_stored, stale_memory, stale_suggestion,
     write_name,
 };
 use crate::config::mask_url_password;
-use crate::domain::{Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
+use crate::domain::{StoredMessage, Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
 use crate::error::{Error, Result};
 use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::types::Json;
@@ -68,6 +69,17 @@ fn memory_from_row(row: &PgRow) -> Result<Memory> {
         updated_at: get(row, "updated_at")?,
         expires_at: get(row, "expires_at")?,
         memory_id: id,
+    })
+}
+
+fn stored_message_from_row(row: &PgRow) -> Result<StoredMessage> {
+    let id: String = get(row, "message_id")?;
+    Ok(StoredMessage {
+        seq: get(row, "seq")?,
+        role: parse_stored(&get::<String>(row, "role")?, "role", &id)?,
+        content: get(row, "content")?,
+        created_at: get(row, "created_at")?,
+        message_id: id,
     })
 }
 
@@ -565,6 +577,302 @@ impl Store for PgStore {
                     deleted_at: get::<Time>(row, "deleted_at")?,
                     fingerprint: get(row, "fingerprint")?,
                     memory_id: id,
+                })
+            })
+            .collect()
+    }
+
+    async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64> {
+        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let stale = "FROM conversations c WHERE c.last_seq > c.watermark_seq AND c.last_message_at < $1 \
+                     AND (c.claim_owner IS NULL OR c.claim_expires_at <= $2)";
+        let skipped: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM messages m WHERE m.conversation_id IN (SELECT c.conversation_id {stale}) \
+             AND m.seq > (SELECT watermark_seq FROM conversations WHERE conversation_id = m.conversation_id)"
+        )))
+        .bind(window.lookback_cutoff)
+        .bind(window.now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(Error::db("counting messages before the window"))?;
+        if !count_only {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "UPDATE conversations SET watermark_seq = last_seq, attempts = 0 \
+                 WHERE conversation_id IN (SELECT c.conversation_id {stale})"
+            )))
+            .bind(window.lookback_cutoff)
+            .bind(window.now)
+            .execute(&mut *tx)
+            .await
+            .map_err(Error::db("passing over messages before the window"))?;
+        }
+        tx.commit().await.map_err(Error::db("committing"))?;
+        Ok(skipped as u64)
+    }
+
+    async fn select_conversations(&self, window: &Window, owner: Option<(&str, Time)>) -> Result<Vec<Candidate>> {
+        const ELIGIBLE: &str = "SELECT conversation_id FROM conversations \
+             WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
+             AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4";
+        const COLUMNS: &str = "c.conversation_id, c.user_id, c.watermark_seq, c.last_seq, c.last_message_at, c.scopes";
+        let sql = match owner {
+            Some(_) => format!(
+                "UPDATE conversations c SET claim_owner = $5, claim_expires_at = $6 \
+                 FROM ({ELIGIBLE} FOR UPDATE SKIP LOCKED) e WHERE c.conversation_id = e.conversation_id RETURNING {COLUMNS}"
+            ),
+            None => format!("SELECT {COLUMNS} FROM conversations c JOIN ({ELIGIBLE}) e USING (conversation_id)"),
+        };
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(window.idle_cutoff)
+            .bind(window.lookback_cutoff)
+            .bind(window.now)
+            .bind(i64::from(window.limit));
+        if let Some((owner, until)) = owner {
+            query = query.bind(owner.to_owned()).bind(until);
+        }
+        let rows = query
+            .fetch_all(&self.pool)
+            .await
+            .map_err(Error::db("selecting conversations"))?;
+        let mut candidates = rows
+            .iter()
+            .map(|row| {
+                Ok(Candidate {
+                    conversation_id: get(row, "conversation_id")?,
+                    user_id: get(row, "user_id")?,
+                    watermark_seq: get(row, "watermark_seq")?,
+                    last_seq: get(row, "last_seq")?,
+                    last_message_at: get(row, "last_message_at")?,
+                    scopes: get(row, "scopes")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        candidates.sort_by(|a, b| (a.last_message_at, &a.conversation_id).cmp(&(b.last_message_at, &b.conversation_id)));
+        Ok(candidates)
+    }
+
+    async fn conversation_messages(
+        &self,
+        conversation_id: &str,
+        watermark_seq: i64,
+        context: u32,
+    ) -> Result<ConversationMessages> {
+        const COLUMNS: &str = "seq, message_id, role, content, created_at";
+        let read = |sql: String, limit: Option<u32>| {
+            let pool = &self.pool;
+            async move {
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(conversation_id).bind(watermark_seq);
+                if let Some(limit) = limit {
+                    query = query.bind(i64::from(limit));
+                }
+                query
+                    .fetch_all(pool)
+                    .await
+                    .map_err(Error::db(format!("reading messages of conversation {conversation_id}")))?
+                    .iter()
+                    .map(stored_message_from_row)
+                    .collect::<Result<Vec<_>>>()
+            }
+        };
+        let unprocessed = read(
+            format!("SELECT {COLUMNS} FROM messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq"),
+            None,
+        )
+        .await?;
+        let mut before = read(
+            format!("SELECT {COLUMNS} FROM messages WHERE conversation_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3"),
+            Some(context),
+        )
+        .await?;
+        before.reverse();
+        Ok(ConversationMessages { before, unprocessed })
+    }
+
+    async fn commit_extraction(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+        from_seq: i64,
+        to_seq: i64,
+        slips: Vec<Slip>,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let moved = sqlx::query(
+            "UPDATE conversations SET watermark_seq = $1, attempts = 0 \
+             WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4",
+        )
+        .bind(to_seq)
+        .bind(conversation_id)
+        .bind(from_seq)
+        .bind(owner)
+        .execute(&mut *tx)
+        .await
+        .map_err(Error::db(format!("moving the watermark of conversation {conversation_id}")))?;
+        if moved.rows_affected() == 0 {
+            return Err(lost_claim(conversation_id));
+        }
+        for slip in slips {
+            apply_one(&mut tx, &Write::InsertSlip(slip)).await?;
+        }
+        tx.commit().await.map_err(Error::db("committing slips"))
+    }
+
+    async fn record_failure(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+        (from_seq, to_seq): (i64, i64),
+        max_attempts: u32,
+        reason: &str,
+        now: Time,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let attempts: Option<i64> = sqlx::query_scalar(
+            "UPDATE conversations SET attempts = attempts + 1, claim_owner = NULL, claim_expires_at = NULL \
+             WHERE conversation_id = $1 AND claim_owner = $2 AND watermark_seq = $3 RETURNING attempts::bigint",
+        )
+        .bind(conversation_id)
+        .bind(owner)
+        .bind(from_seq)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(Error::db(format!("counting a failure of conversation {conversation_id}")))?;
+        let Some(attempts) = attempts else {
+            return Err(lost_claim(conversation_id));
+        };
+        let given_up = attempts >= i64::from(max_attempts);
+        if given_up {
+            sqlx::query(
+                "INSERT INTO failed_ranges (conversation_id, from_seq, to_seq, attempts, reason, failed_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            )
+            .bind(conversation_id)
+            .bind(from_seq + 1)
+            .bind(to_seq)
+            .bind(attempts as i32)
+            .bind(reason)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(Error::db(format!("recording a failed range of conversation {conversation_id}")))?;
+            sqlx::query("UPDATE conversations SET watermark_seq = $1, attempts = 0 WHERE conversation_id = $2")
+                .bind(to_seq)
+                .bind(conversation_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(Error::db(format!("passing over a failed range of conversation {conversation_id}")))?;
+        }
+        tx.commit().await.map_err(Error::db("committing"))?;
+        Ok(given_up)
+    }
+
+    async fn release_claim(&self, conversation_id: &str, owner: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE conversations SET claim_owner = NULL, claim_expires_at = NULL WHERE conversation_id = $1 AND claim_owner = $2",
+        )
+        .bind(conversation_id)
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .map_err(Error::db(format!("releasing conversation {conversation_id}")))?;
+        Ok(())
+    }
+
+    async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64> {
+        Ok(sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
+            .bind(until)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db("renewing claims"))?
+            .rows_affected())
+    }
+
+    async fn expiring_memories(&self, now: Time) -> Result<Vec<Memory>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories WHERE status = 'active' AND origin = 'auto' AND expires_at <= $1"
+        )))
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading expiring memories"))?
+        .iter()
+        .map(memory_from_row)
+        .collect()
+    }
+
+    async fn save_run(&self, run: &RunRecord) -> Result<()> {
+        sqlx::query("INSERT INTO runs (run_id, started_at, finished_at, dry_run, summary) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&run.run_id)
+            .bind(run.started_at)
+            .bind(run.finished_at)
+            .bind(run.dry_run)
+            .bind(Json(&run.summary))
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db(format!("saving run {}", run.run_id)))?;
+        Ok(())
+    }
+
+    async fn recent_runs(&self, limit: u32) -> Result<Vec<RunRecord>> {
+        let rows = sqlx::query(
+            "SELECT run_id, started_at, finished_at, dry_run, summary FROM runs ORDER BY started_at DESC, run_id DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading runs"))?;
+        rows.iter()
+            .map(|row| {
+                Ok(RunRecord {
+                    run_id: get(row, "run_id")?,
+                    started_at: get(row, "started_at")?,
+                    finished_at: get(row, "finished_at")?,
+                    dry_run: get(row, "dry_run")?,
+                    summary: get::<Json<serde_json::Value>>(row, "summary")?.0,
+                })
+            })
+            .collect()
+    }
+
+    async fn backlog(&self, window: &Window) -> Result<Backlog> {
+        let row = sqlx::query(
+            "SELECT count(*) AS eligible, min(last_message_at) AS oldest, \
+             (SELECT count(*) FROM conversations WHERE claim_owner IS NOT NULL AND claim_expires_at > $3) AS claims \
+             FROM conversations WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
+             AND (claim_owner IS NULL OR claim_expires_at <= $3)",
+        )
+        .bind(window.idle_cutoff)
+        .bind(window.lookback_cutoff)
+        .bind(window.now)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(Error::db("reading the backlog"))?;
+        Ok(Backlog {
+            eligible: get(&row, "eligible")?,
+            oldest_idle: get(&row, "oldest")?,
+            claims_held: get(&row, "claims")?,
+        })
+    }
+
+    async fn failed_ranges(&self, limit: u32) -> Result<Vec<FailedRange>> {
+        let rows = sqlx::query(
+            "SELECT conversation_id, from_seq, to_seq, attempts, reason, failed_at FROM failed_ranges \
+             ORDER BY failed_at DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading failed ranges"))?;
+        rows.iter()
+            .map(|row| {
+                Ok(FailedRange {
+                    conversation_id: get(row, "conversation_id")?,
+                    from_seq: get(row, "from_seq")?,
+                    to_seq: get(row, "to_seq")?,
+                    attempts: get::<i32>(row, "attempts")?.into(),
+                    reason: get(row, "reason")?,
+                    failed_at: get(row, "failed_at")?,
                 })
             })
             .collect()

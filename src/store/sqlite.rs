@@ -3,10 +3,11 @@
 //! time order and the schema can check what agents write directly.
 
 use super::{
+    Backlog, Candidate, ConversationMessages, FailedRange, RunRecord, Window, lost_claim,
     IngestWritten, MessageSource, Store, Write, parse_stored, stale_memory, stale_suggestion,
     write_name,
 };
-use crate::domain::{Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
+use crate::domain::{StoredMessage, Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
 use crate::error::{Error, Result};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
@@ -88,6 +89,17 @@ fn memory_from_row(row: &SqliteRow) -> Result<Memory> {
         updated_at: parse_time(&get::<String>(row, "updated_at")?, "updated_at", &id)?,
         expires_at: opt_time(get(row, "expires_at")?, "expires_at", &id)?,
         memory_id: id,
+    })
+}
+
+fn stored_message_from_row(row: &SqliteRow) -> Result<StoredMessage> {
+    let id: String = get(row, "message_id")?;
+    Ok(StoredMessage {
+        seq: get(row, "seq")?,
+        role: parse_stored(&get::<String>(row, "role")?, "role", &id)?,
+        content: get(row, "content")?,
+        created_at: parse_time(&get::<String>(row, "created_at")?, "created_at", &id)?,
+        message_id: id,
     })
 }
 
@@ -623,6 +635,309 @@ impl Store for SqliteStore {
                     deleted_at: parse_time(&get::<String>(row, "deleted_at")?, "deleted_at", &id)?,
                     fingerprint: get(row, "fingerprint")?,
                     memory_id: id,
+                })
+            })
+            .collect()
+    }
+
+    async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64> {
+        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let stale = "FROM conversations c WHERE c.last_seq > c.watermark_seq AND c.last_message_at < $1 \
+                     AND (c.claim_owner IS NULL OR c.claim_expires_at <= $2)";
+        let skipped: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM messages m WHERE m.conversation_id IN (SELECT c.conversation_id {stale}) \
+             AND m.seq > (SELECT watermark_seq FROM conversations WHERE conversation_id = m.conversation_id)"
+        )))
+        .bind(db_time(window.lookback_cutoff))
+        .bind(db_time(window.now))
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(Error::db("counting messages before the window"))?;
+        if !count_only {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "UPDATE conversations SET watermark_seq = last_seq, attempts = 0 \
+                 WHERE conversation_id IN (SELECT c.conversation_id {stale})"
+            )))
+            .bind(db_time(window.lookback_cutoff))
+            .bind(db_time(window.now))
+            .execute(&mut *tx)
+            .await
+            .map_err(Error::db("passing over messages before the window"))?;
+        }
+        tx.commit().await.map_err(Error::db("committing"))?;
+        Ok(skipped as u64)
+    }
+
+    async fn select_conversations(&self, window: &Window, owner: Option<(&str, Time)>) -> Result<Vec<Candidate>> {
+        const ELIGIBLE: &str = "SELECT conversation_id FROM conversations \
+             WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
+             AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4";
+        const COLUMNS: &str = "conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes";
+        let sql = match owner {
+            Some(_) => format!(
+                "UPDATE conversations SET claim_owner = $5, claim_expires_at = $6 \
+                 WHERE conversation_id IN ({ELIGIBLE}) RETURNING {COLUMNS}"
+            ),
+            None => format!("SELECT {COLUMNS} FROM conversations WHERE conversation_id IN ({ELIGIBLE})"),
+        };
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(db_time(window.idle_cutoff))
+            .bind(db_time(window.lookback_cutoff))
+            .bind(db_time(window.now))
+            .bind(i64::from(window.limit));
+        if let Some((owner, until)) = owner {
+            query = query.bind(owner.to_owned()).bind(db_time(until));
+        }
+        let rows = query
+            .fetch_all(&self.pool)
+            .await
+            .map_err(Error::db("selecting conversations"))?;
+        let mut candidates = rows
+            .iter()
+            .map(|row| {
+                let id: String = get(row, "conversation_id")?;
+                let scopes: String = get(row, "scopes")?;
+                Ok(Candidate {
+                    user_id: get(row, "user_id")?,
+                    watermark_seq: get(row, "watermark_seq")?,
+                    last_seq: get(row, "last_seq")?,
+                    last_message_at: parse_time(&get::<String>(row, "last_message_at")?, "last_message_at", &id)?,
+                    scopes: serde_json::from_str(&scopes)
+                        .map_err(|e| Error::Corrupt(format!("scopes of conversation {id}: {e}")))?,
+                    conversation_id: id,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        candidates.sort_by(|a, b| (a.last_message_at, &a.conversation_id).cmp(&(b.last_message_at, &b.conversation_id)));
+        Ok(candidates)
+    }
+
+    async fn conversation_messages(
+        &self,
+        conversation_id: &str,
+        watermark_seq: i64,
+        context: u32,
+    ) -> Result<ConversationMessages> {
+        const COLUMNS: &str = "seq, message_id, role, content, created_at";
+        let read = |sql: String, limit: Option<u32>| {
+            let pool = &self.pool;
+            async move {
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(conversation_id).bind(watermark_seq);
+                if let Some(limit) = limit {
+                    query = query.bind(i64::from(limit));
+                }
+                query
+                    .fetch_all(pool)
+                    .await
+                    .map_err(Error::db(format!("reading messages of conversation {conversation_id}")))?
+                    .iter()
+                    .map(stored_message_from_row)
+                    .collect::<Result<Vec<_>>>()
+            }
+        };
+        let unprocessed = read(
+            format!("SELECT {COLUMNS} FROM messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq"),
+            None,
+        )
+        .await?;
+        let mut before = read(
+            format!("SELECT {COLUMNS} FROM messages WHERE conversation_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3"),
+            Some(context),
+        )
+        .await?;
+        before.reverse();
+        Ok(ConversationMessages { before, unprocessed })
+    }
+
+    async fn commit_extraction(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+        from_seq: i64,
+        to_seq: i64,
+        slips: Vec<Slip>,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let moved = sqlx::query(
+            "UPDATE conversations SET watermark_seq = $1, attempts = 0 \
+             WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4",
+        )
+        .bind(to_seq)
+        .bind(conversation_id)
+        .bind(from_seq)
+        .bind(owner)
+        .execute(&mut *tx)
+        .await
+        .map_err(Error::db(format!("moving the watermark of conversation {conversation_id}")))?;
+        if moved.rows_affected() == 0 {
+            return Err(lost_claim(conversation_id));
+        }
+        for slip in slips {
+            apply_one(&mut tx, &Write::InsertSlip(slip)).await?;
+        }
+        tx.commit().await.map_err(Error::db("committing slips"))
+    }
+
+    async fn record_failure(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+        (from_seq, to_seq): (i64, i64),
+        max_attempts: u32,
+        reason: &str,
+        now: Time,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let attempts: Option<i64> = sqlx::query_scalar(
+            "UPDATE conversations SET attempts = attempts + 1, claim_owner = NULL, claim_expires_at = NULL \
+             WHERE conversation_id = $1 AND claim_owner = $2 AND watermark_seq = $3 RETURNING attempts",
+        )
+        .bind(conversation_id)
+        .bind(owner)
+        .bind(from_seq)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(Error::db(format!("counting a failure of conversation {conversation_id}")))?;
+        let Some(attempts) = attempts else {
+            return Err(lost_claim(conversation_id));
+        };
+        let given_up = attempts >= i64::from(max_attempts);
+        if given_up {
+            sqlx::query(
+                "INSERT INTO failed_ranges (conversation_id, from_seq, to_seq, attempts, reason, failed_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            )
+            .bind(conversation_id)
+            .bind(from_seq + 1)
+            .bind(to_seq)
+            .bind(attempts)
+            .bind(reason)
+            .bind(db_time(now))
+            .execute(&mut *tx)
+            .await
+            .map_err(Error::db(format!("recording a failed range of conversation {conversation_id}")))?;
+            sqlx::query("UPDATE conversations SET watermark_seq = $1, attempts = 0 WHERE conversation_id = $2")
+                .bind(to_seq)
+                .bind(conversation_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(Error::db(format!("passing over a failed range of conversation {conversation_id}")))?;
+        }
+        tx.commit().await.map_err(Error::db("committing"))?;
+        Ok(given_up)
+    }
+
+    async fn release_claim(&self, conversation_id: &str, owner: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE conversations SET claim_owner = NULL, claim_expires_at = NULL WHERE conversation_id = $1 AND claim_owner = $2",
+        )
+        .bind(conversation_id)
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .map_err(Error::db(format!("releasing conversation {conversation_id}")))?;
+        Ok(())
+    }
+
+    async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64> {
+        Ok(sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
+            .bind(db_time(until))
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db("renewing claims"))?
+            .rows_affected())
+    }
+
+    async fn expiring_memories(&self, now: Time) -> Result<Vec<Memory>> {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories WHERE status = 'active' AND origin = 'auto' AND expires_at <= $1"
+        )))
+        .bind(db_time(now))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading expiring memories"))?
+        .iter()
+        .map(memory_from_row)
+        .collect()
+    }
+
+    async fn save_run(&self, run: &RunRecord) -> Result<()> {
+        sqlx::query("INSERT INTO runs (run_id, started_at, finished_at, dry_run, summary) VALUES ($1, $2, $3, $4, $5)")
+            .bind(&run.run_id)
+            .bind(db_time(run.started_at))
+            .bind(db_time(run.finished_at))
+            .bind(run.dry_run)
+            .bind(run.summary.to_string())
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db(format!("saving run {}", run.run_id)))?;
+        Ok(())
+    }
+
+    async fn recent_runs(&self, limit: u32) -> Result<Vec<RunRecord>> {
+        let rows = sqlx::query(
+            "SELECT run_id, started_at, finished_at, dry_run, summary FROM runs ORDER BY started_at DESC, run_id DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading runs"))?;
+        rows.iter()
+            .map(|row| {
+                let id: String = get(row, "run_id")?;
+                let summary: String = get(row, "summary")?;
+                Ok(RunRecord {
+                    started_at: parse_time(&get::<String>(row, "started_at")?, "started_at", &id)?,
+                    finished_at: parse_time(&get::<String>(row, "finished_at")?, "finished_at", &id)?,
+                    dry_run: get(row, "dry_run")?,
+                    summary: serde_json::from_str(&summary)
+                        .map_err(|e| Error::Corrupt(format!("summary of run {id}: {e}")))?,
+                    run_id: id,
+                })
+            })
+            .collect()
+    }
+
+    async fn backlog(&self, window: &Window) -> Result<Backlog> {
+        let row = sqlx::query(
+            "SELECT count(*) AS eligible, min(last_message_at) AS oldest, \
+             (SELECT count(*) FROM conversations WHERE claim_owner IS NOT NULL AND claim_expires_at > $3) AS claims \
+             FROM conversations WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
+             AND (claim_owner IS NULL OR claim_expires_at <= $3)",
+        )
+        .bind(db_time(window.idle_cutoff))
+        .bind(db_time(window.lookback_cutoff))
+        .bind(db_time(window.now))
+        .fetch_one(&self.pool)
+        .await
+        .map_err(Error::db("reading the backlog"))?;
+        Ok(Backlog {
+            eligible: get(&row, "eligible")?,
+            oldest_idle: opt_time(get(&row, "oldest")?, "oldest idle", "backlog")?,
+            claims_held: get(&row, "claims")?,
+        })
+    }
+
+    async fn failed_ranges(&self, limit: u32) -> Result<Vec<FailedRange>> {
+        let rows = sqlx::query(
+            "SELECT conversation_id, from_seq, to_seq, attempts, reason, failed_at FROM failed_ranges \
+             ORDER BY failed_at DESC LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading failed ranges"))?;
+        rows.iter()
+            .map(|row| {
+                let id: String = get(row, "conversation_id")?;
+                Ok(FailedRange {
+                    from_seq: get(row, "from_seq")?,
+                    to_seq: get(row, "to_seq")?,
+                    attempts: get(row, "attempts")?,
+                    reason: get(row, "reason")?,
+                    failed_at: parse_time(&get::<String>(row, "failed_at")?, "failed_at", &id)?,
+                    conversation_id: id,
                 })
             })
             .collect()

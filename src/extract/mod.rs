@@ -1,0 +1,190 @@
+//! Stage one (spec §5): one conversation's new messages → note slips.
+//!
+//! For each chunk the provider proposes, [`validate`] disposes, and the kept
+//! slips and the new watermark are written in one transaction, only while
+//! this run still holds the conversation's claim. A failure costs that
+//! conversation for this run and nothing else.
+
+pub mod chunk;
+pub mod validate;
+
+use crate::config::Config;
+use crate::domain::{Slip, Time};
+use crate::error::Error;
+use crate::llm::{LlmError, Provider, StageOneRequest, Usage};
+use crate::store::{Candidate, Store, Window};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What happened to one conversation.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Messages sent to the provider as new (not context).
+    pub extracted: u64,
+    pub skipped_out_of_window: u64,
+    pub kept: Vec<Slip>,
+    pub dropped: BTreeMap<&'static str, u64>,
+    pub calls: u32,
+    pub failures: u32,
+    pub usage: Usage,
+    /// Why the conversation failed this run, when it did.
+    pub failed: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    #[error(transparent)]
+    Model(#[from] LlmError),
+    #[error(transparent)]
+    Store(#[from] Error),
+}
+
+/// Stage one for one run: what every conversation shares.
+pub struct StageOne<'a, S> {
+    pub store: &'a S,
+    pub provider: &'a Provider,
+    pub config: &'a Config,
+    pub run_id: &'a str,
+    /// The claim owner; `None` in a dry run, which claims and writes nothing.
+    pub owner: Option<&'a str>,
+    pub window: Window,
+}
+
+impl<S: Store> StageOne<'_, S> {
+    /// Extracts one claimed conversation; never fails the run.
+    pub async fn conversation(&self, candidate: &Candidate, now: Time) -> Outcome {
+        let mut outcome = Outcome::default();
+        let mut progress = Progress { watermark: candidate.watermark_seq, working_to: candidate.last_seq };
+        let result = self.extract(candidate, now, &mut outcome, &mut progress).await;
+        let Some(owner) = self.owner else {
+            outcome.failed = result.err().map(|e| e.to_string());
+            return outcome;
+        };
+        match result {
+            Ok(()) => {
+                if let Err(e) = self.store.release_claim(&candidate.conversation_id, owner).await {
+                    tracing::warn!(error = %e, "could not release the claim; it expires by itself");
+                }
+            }
+            Err(failure) => {
+                let reason = failure.to_string();
+                tracing::warn!(reason = %reason, "conversation failed; it is retried next run");
+                let range = (progress.watermark, progress.working_to);
+                let max = self.config.raw.selection.max_attempts;
+                if !matches!(failure, Failure::Store(Error::Stale(_))) {
+                    match self.store.record_failure(&candidate.conversation_id, owner, range, max, &reason, now).await {
+                        Ok(true) => tracing::warn!(from_seq = range.0 + 1, to_seq = range.1, "range failed too often; passed over"),
+                        Ok(false) => {}
+                        Err(e) => tracing::warn!(error = %e, "could not record the failure; the claim expires by itself"),
+                    }
+                }
+                outcome.failed = Some(reason);
+            }
+        }
+        outcome
+    }
+
+    async fn extract(&self, c: &Candidate, now: Time, outcome: &mut Outcome, progress: &mut Progress) -> Result<(), Failure> {
+        let selection = &self.config.raw.selection;
+        let messages = self
+            .store
+            .conversation_messages(&c.conversation_id, c.watermark_seq, selection.context_messages)
+            .await?;
+        let budget = u64::from(self.config.raw.llm.max_prompt_tokens).saturating_sub(self.provider.prompt_tokens());
+        let plan = chunk::plan(
+            &messages.before,
+            &messages.unprocessed,
+            self.window.lookback_cutoff,
+            selection.context_messages as usize,
+            budget,
+        );
+        outcome.skipped_out_of_window = plan.skipped;
+        let allowed = self.allowed_scopes(c).await?;
+        for chunk in &plan.chunks {
+            progress.working_to = chunk.end_seq;
+            let slips = self.chunk(c, chunk, now, &allowed, outcome).await?;
+            self.commit(c, progress.watermark, chunk.end_seq, slips, outcome).await?;
+            progress.watermark = chunk.end_seq;
+        }
+        if progress.watermark < plan.end_seq {
+            progress.working_to = plan.end_seq;
+            self.commit(c, progress.watermark, plan.end_seq, Vec::new(), outcome).await?;
+            progress.watermark = plan.end_seq;
+        }
+        Ok(())
+    }
+
+    async fn chunk(
+        &self,
+        c: &Candidate,
+        chunk: &chunk::Chunk,
+        now: Time,
+        allowed: &[String],
+        outcome: &mut Outcome,
+    ) -> Result<Vec<Slip>, Failure> {
+        let mut proposed = Vec::new();
+        for messages in &chunk.requests {
+            let request = StageOneRequest {
+                user_id: c.user_id.clone(),
+                conversation_id: c.conversation_id.clone(),
+                now,
+                allowed_scopes: allowed.to_vec(),
+                context: chunk.context.clone(),
+                messages: messages.clone(),
+            };
+            let report = self.provider.stage_one(&request).await;
+            outcome.calls += report.calls;
+            outcome.failures += report.failures;
+            outcome.usage.prompt_tokens += report.usage.prompt_tokens;
+            outcome.usage.completion_tokens += report.usage.completion_tokens;
+            proposed.extend(report.outcome?.slips);
+        }
+        let checks = validate::Checks {
+            user_id: &c.user_id,
+            conversation_id: &c.conversation_id,
+            run_id: self.run_id,
+            now,
+            messages: chunk.messages.iter().map(|m| (m.message_id.as_str(), m)).collect::<HashMap<_, _>>(),
+            context_ids: chunk.context.iter().map(|m| m.message_id.as_str()).collect(),
+            allowed_scopes: allowed,
+        };
+        let verdict = validate::validate(proposed, &checks);
+        for (reason, n) in verdict.dropped {
+            *outcome.dropped.entry(reason).or_default() += n;
+        }
+        outcome.extracted += chunk.messages.len() as u64;
+        Ok(verdict.kept)
+    }
+
+    async fn commit(&self, c: &Candidate, from: i64, to: i64, slips: Vec<Slip>, outcome: &mut Outcome) -> Result<(), Failure> {
+        if let Some(owner) = self.owner {
+            self.store
+                .commit_extraction(&c.conversation_id, owner, from, to, slips.clone())
+                .await?;
+        }
+        outcome.kept.extend(slips);
+        Ok(())
+    }
+
+    /// Spec §3: global, the configured domains, the conversation's scopes and
+    /// the scopes of the user's memories.
+    async fn allowed_scopes(&self, c: &Candidate) -> Result<Vec<String>, Error> {
+        let mut scopes: BTreeSet<String> = BTreeSet::from(["global".to_owned()]);
+        scopes.extend(self.config.raw.policy.domains.iter().map(|d| format!("domain:{d}")));
+        scopes.extend(c.scopes.iter().cloned());
+        scopes.extend(
+            self.store
+                .memories(&c.user_id)
+                .await?
+                .into_iter()
+                .map(|m| m.scope.as_str().to_owned()),
+        );
+        Ok(scopes.into_iter().collect())
+    }
+}
+
+/// How far a conversation got: its watermark, and the end of the chunk being
+/// worked on (the range a failure is counted against).
+struct Progress {
+    watermark: i64,
+    working_to: i64,
+}

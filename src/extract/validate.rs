@@ -1,0 +1,200 @@
+//! Which proposed slips are kept (spec §5, §10.5–§10.6). Pure: the same
+//! checks for the model and the offline rules, whatever either returns.
+
+use crate::detect;
+use crate::domain::{Durability, Kind, Role, Scope, Slip, SlipState, StoredMessage, Time, new_id};
+use crate::llm::ProposedSlip;
+use crate::manage::MAX_MEMORY_CHARS;
+use crate::text;
+use std::collections::{BTreeMap, HashMap};
+
+/// What a chunk's slips are checked against.
+pub struct Checks<'a> {
+    pub user_id: &'a str,
+    pub conversation_id: &'a str,
+    pub run_id: &'a str,
+    pub now: Time,
+    /// The chunk's new messages by id (whole messages, also when sent in pieces).
+    pub messages: HashMap<&'a str, &'a StoredMessage>,
+    /// Ids of the context messages, which slips may not cite.
+    pub context_ids: Vec<&'a str>,
+    pub allowed_scopes: &'a [String],
+}
+
+/// The kept slips and the dropped ones counted by reason.
+#[derive(Debug, Default)]
+pub struct Verdict {
+    pub kept: Vec<Slip>,
+    pub dropped: BTreeMap<&'static str, u64>,
+}
+
+/// Checks every proposed slip; never fails, only keeps or drops.
+pub fn validate(proposed: Vec<ProposedSlip>, checks: &Checks) -> Verdict {
+    let mut verdict = Verdict::default();
+    let mut seen = std::collections::HashSet::new();
+    for slip in proposed {
+        match check(&slip, checks) {
+            Ok(kept) => {
+                let key = (kept.message_id.clone(), kept.kind, kept.scope.clone(), text::fold(kept.content.as_deref().unwrap_or_default()));
+                if seen.insert(key) {
+                    verdict.kept.push(kept);
+                } else {
+                    *verdict.dropped.entry("duplicate").or_default() += 1;
+                }
+            }
+            Err(reason) => *verdict.dropped.entry(reason).or_default() += 1,
+        }
+    }
+    verdict
+}
+
+fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
+    let Some(message) = c.messages.get(p.message_id.as_str()) else {
+        return Err(if c.context_ids.contains(&p.message_id.as_str()) { "context_message" } else { "unknown_message" });
+    };
+    if message.role != Role::User {
+        return Err("not_user_message");
+    }
+    if !text::quote_occurs_in(&p.quote, &message.content) {
+        return Err("quote_not_found");
+    }
+    if p.kind == "forbidden" {
+        return Err("forbidden");
+    }
+    let kind: Kind = p.kind.parse().map_err(|_| "invalid_kind")?;
+    let durability: Durability = p.durability.parse().map_err(|_| "invalid_durability")?;
+    let valid_until = match durability {
+        Durability::OneOff => return Err("one_off"),
+        Durability::Lasting => None,
+        Durability::Until => Some(future_time(p.valid_until.as_deref(), c.now)?),
+    };
+    let scope: Scope = p.scope.parse().map_err(|_| "scope_unknown")?;
+    if !c.allowed_scopes.iter().any(|s| s == scope.as_str()) {
+        return Err("scope_unknown");
+    }
+    let content = text::normalize(&p.content);
+    if content.is_empty() || content.chars().count() > MAX_MEMORY_CHARS {
+        return Err("invalid_content");
+    }
+    if detect::scan(&p.quote).is_some() || detect::scan(&content).is_some() {
+        return Err("forbidden");
+    }
+    Ok(Slip {
+        slip_id: new_id(),
+        user_id: c.user_id.to_owned(),
+        conversation_id: c.conversation_id.to_owned(),
+        message_id: p.message_id.clone(),
+        kind,
+        scope,
+        durability,
+        valid_until,
+        content: Some(content),
+        quote: Some(text::normalize(&p.quote)),
+        expressed_at: message.created_at,
+        state: SlipState::New,
+        run_id: Some(c.run_id.to_owned()),
+    })
+}
+
+fn future_time(text: Option<&str>, now: Time) -> Result<Time, &'static str> {
+    let t = text
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| crate::domain::truncate_time(t.to_utc()))
+        .ok_or("invalid_durability")?;
+    if t <= now {
+        return Err("invalid_durability");
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(seq: i64, id: &str, role: Role, content: &str) -> StoredMessage {
+        StoredMessage {
+            seq,
+            message_id: id.into(),
+            role,
+            content: content.into(),
+            created_at: "2026-11-20T09:00:00Z".parse().unwrap(),
+        }
+    }
+
+    fn proposed(message_id: &str, quote: &str, kind: &str, scope: &str, durability: &str) -> ProposedSlip {
+        ProposedSlip {
+            message_id: message_id.into(),
+            quote: quote.into(),
+            content: format!("content of {quote}"),
+            kind: kind.into(),
+            scope: scope.into(),
+            durability: durability.into(),
+            valid_until: None,
+        }
+    }
+
+    fn check_all(slips: Vec<ProposedSlip>) -> Verdict {
+        let user = message(2, "m2", Role::User, "以后看报告，都先说结果。\u{3000}密码是 Abc@12345");
+        let assistant = message(3, "m3", Role::Assistant, "以后我都先说结果");
+        let nfd = message(4, "m4", Role::User, "Re\u{301}sume\u{301} first, please");
+        let context = vec!["m1"];
+        let allowed = vec!["global".to_owned(), "domain:report".to_owned()];
+        let checks = Checks {
+            user_id: "u1",
+            conversation_id: "c1",
+            run_id: "r1",
+            now: "2026-11-29T12:00:00Z".parse().unwrap(),
+            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd)].into_iter().collect(),
+            context_ids: context,
+            allowed_scopes: &allowed,
+        };
+        validate(slips, &checks)
+    }
+
+    #[test]
+    fn each_rule_drops_with_its_reason() {
+        let mut until_past = proposed("m2", "先说结果", "presentation", "domain:report", "until");
+        until_past.valid_until = Some("2026-11-01T00:00:00Z".into());
+        let mut leaky = proposed("m2", "先说结果", "presentation", "domain:report", "lasting");
+        leaky.content = "the password is Abc@12345".into();
+        let cases = vec![
+            (proposed("m9", "先说结果", "presentation", "global", "lasting"), "unknown_message"),
+            (proposed("m1", "先说结果", "presentation", "global", "lasting"), "context_message"),
+            (proposed("m3", "先说结果", "presentation", "global", "lasting"), "not_user_message"),
+            (proposed("m2", "先说结论", "presentation", "global", "lasting"), "quote_not_found"),
+            (proposed("m2", "先说结果", "preference", "global", "lasting"), "invalid_kind"),
+            (proposed("m2", "先说结果", "forbidden", "global", "lasting"), "forbidden"),
+            (proposed("m2", "先说结果", "presentation", "global", "one_off"), "one_off"),
+            (until_past, "invalid_durability"),
+            (proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"), "scope_unknown"),
+            (proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"), "forbidden"),
+            (leaky, "forbidden"),
+        ];
+        for (slip, reason) in cases {
+            let verdict = check_all(vec![slip.clone()]);
+            assert!(verdict.kept.is_empty(), "{slip:?} kept");
+            assert_eq!(verdict.dropped.get(reason), Some(&1), "{slip:?}: {:?}", verdict.dropped);
+        }
+    }
+
+    #[test]
+    fn quotes_are_compared_after_normalisation() {
+        let verdict = check_all(vec![
+            proposed("m2", "都先说结果。 密码是 Abc", "presentation", "domain:report", "lasting"),
+            proposed("m4", "R\u{e9}sum\u{e9} first", "presentation", "global", "lasting"),
+            proposed("m2", "以后看报告，都先说结果", "presentation", "domain:report", "lasting"),
+        ]);
+        assert_eq!(verdict.dropped.get("forbidden"), Some(&1), "the first quote matches across U+3000 and holds a password");
+        assert_eq!(verdict.kept.len(), 2, "{:?}", verdict.dropped);
+        let slip = &verdict.kept[1];
+        assert_eq!((slip.kind, slip.scope.as_str(), slip.state), (Kind::Presentation, "domain:report", SlipState::New));
+        assert_eq!(slip.expressed_at, "2026-11-20T09:00:00Z".parse::<Time>().unwrap());
+    }
+
+    #[test]
+    fn a_repeated_slip_is_kept_once() {
+        let slip = proposed("m2", "先说结果", "presentation", "global", "lasting");
+        let verdict = check_all(vec![slip.clone(), slip]);
+        assert_eq!((verdict.kept.len(), verdict.dropped.get("duplicate")), (1, Some(&1)));
+    }
+}

@@ -1,0 +1,119 @@
+//! The model side of stage one: a provider proposes note slips for a request
+//! shaped as spec §5 says. Nothing it returns is trusted: `extract::validate`
+//! decides what is kept.
+
+pub mod openai;
+pub mod rules;
+
+use crate::config::{Config, Provider as ProviderName};
+use crate::domain::{Role, Time};
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+
+/// A message as the model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MessageView {
+    pub message_id: String,
+    pub role: Role,
+    pub created_at: Time,
+    pub content: String,
+}
+
+/// The user message of a stage-one call (spec §5).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StageOneRequest {
+    pub user_id: String,
+    pub conversation_id: String,
+    pub now: Time,
+    pub allowed_scopes: Vec<String>,
+    pub context: Vec<MessageView>,
+    pub messages: Vec<MessageView>,
+}
+
+/// One slip as a provider proposes it; every field is checked before use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProposedSlip {
+    pub message_id: String,
+    pub quote: String,
+    pub content: String,
+    pub kind: String,
+    pub scope: String,
+    pub durability: String,
+    #[serde(default)]
+    pub valid_until: Option<String>,
+}
+
+/// A stage-one answer (spec §5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageOneAnswer {
+    pub slips: Vec<ProposedSlip>,
+}
+
+/// Tokens a call cost, as the server reported (or estimated when it did not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+/// Why a model call failed, after its retries.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LlmError {
+    #[error("the model server answered HTTP {status}: {message}")]
+    Status { status: u16, message: String },
+    #[error("the model call timed out")]
+    Timeout,
+    #[error("could not reach the model server: {0}")]
+    Transport(String),
+    #[error("the model's answer is not valid: {0}")]
+    BadAnswer(String),
+}
+
+/// The outcome of one logical call with its retries and what they cost.
+#[derive(Debug)]
+pub struct CallReport<T> {
+    pub outcome: Result<T, LlmError>,
+    /// HTTP requests made, retries included.
+    pub calls: u32,
+    /// Requests that failed, whether or not a retry then succeeded.
+    pub failures: u32,
+    pub usage: Usage,
+}
+
+/// The configured provider.
+pub enum Provider {
+    /// Offline, deterministic patterns; needs no model.
+    Rules,
+    OpenAi(Box<openai::OpenAiClient>),
+}
+
+impl Provider {
+    pub fn from_config(config: &Config) -> Result<Provider, Error> {
+        Ok(match config.raw.llm.provider {
+            ProviderName::Rules => Provider::Rules,
+            ProviderName::Openai => Provider::OpenAi(Box::new(openai::OpenAiClient::new(config)?)),
+        })
+    }
+
+    /// Proposes note slips for one chunk of a conversation.
+    pub async fn stage_one(&self, request: &StageOneRequest) -> CallReport<StageOneAnswer> {
+        match self {
+            Provider::Rules => CallReport {
+                outcome: Ok(rules::extract(request)),
+                calls: 0,
+                failures: 0,
+                usage: Usage::default(),
+            },
+            Provider::OpenAi(client) => client.stage_one(request).await,
+        }
+    }
+
+    /// The system prompt's size, which every chunk pays.
+    pub fn prompt_tokens(&self) -> u64 {
+        match self {
+            Provider::Rules => 0,
+            Provider::OpenAi(client) => client.system_prompt_tokens(),
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! One run (spec §1): select → stage one → expiry sweep, with its summary
+//! (spec §8.2). Stage two joins here once it exists.
+
+use crate::config::Config;
+use crate::domain::{Slip, Time, new_id};
+use crate::error::Result;
+use crate::extract::{Outcome, StageOne};
+use crate::llm::Provider;
+use crate::manage;
+use crate::store::{Candidate, RunRecord, Store, Window};
+use futures::StreamExt;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ConversationCounts {
+    pub selected: u64,
+    pub done: u64,
+    pub failed: u64,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct MessageCounts {
+    pub extracted: u64,
+    pub skipped_out_of_window: u64,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct SlipCounts {
+    pub kept: u64,
+    pub dropped: BTreeMap<String, u64>,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct UserCounts {
+    pub consolidated: u64,
+    pub failed: u64,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Applied {
+    pub create: u64,
+    pub update: u64,
+    pub confirm: u64,
+    pub retire: u64,
+    pub suggest: u64,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct OperationCounts {
+    pub applied: Applied,
+    pub rejected: BTreeMap<String, u64>,
+    pub deferred: u64,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct LlmCounts {
+    pub calls: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub failures: u64,
+}
+
+/// The run summary of spec §8.2.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    pub run_id: String,
+    pub started_at: Time,
+    pub finished_at: Time,
+    pub dry_run: bool,
+    pub conversations: ConversationCounts,
+    pub messages: MessageCounts,
+    pub slips: SlipCounts,
+    pub users: UserCounts,
+    pub operations: OperationCounts,
+    pub memories_expired: u64,
+    pub slips_purged: u64,
+    pub llm: LlmCounts,
+    pub duration_ms: u64,
+    /// In a dry run: the slips a real run would have written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub would_write: Option<Vec<Slip>>,
+}
+
+impl RunSummary {
+    fn new(run_id: String, started_at: Time, dry_run: bool) -> RunSummary {
+        RunSummary {
+            run_id,
+            started_at,
+            finished_at: started_at,
+            dry_run,
+            conversations: ConversationCounts::default(),
+            messages: MessageCounts::default(),
+            slips: SlipCounts::default(),
+            users: UserCounts::default(),
+            operations: OperationCounts::default(),
+            memories_expired: 0,
+            slips_purged: 0,
+            llm: LlmCounts::default(),
+            duration_ms: 0,
+            would_write: dry_run.then(Vec::new),
+        }
+    }
+
+    /// Some conversations or users failed and will be retried (exit code 3).
+    pub fn partly_failed(&self) -> bool {
+        self.conversations.failed > 0 || self.users.failed > 0
+    }
+
+    fn add(&mut self, outcome: Outcome) {
+        self.conversations.selected += 1;
+        match outcome.failed {
+            Some(_) => self.conversations.failed += 1,
+            None => self.conversations.done += 1,
+        }
+        self.messages.extracted += outcome.extracted;
+        self.messages.skipped_out_of_window += outcome.skipped_out_of_window;
+        self.slips.kept += outcome.kept.len() as u64;
+        for (reason, n) in outcome.dropped {
+            *self.slips.dropped.entry(reason.to_owned()).or_default() += n;
+        }
+        self.llm.calls += u64::from(outcome.calls);
+        self.llm.failures += u64::from(outcome.failures);
+        self.llm.prompt_tokens += outcome.usage.prompt_tokens;
+        self.llm.completion_tokens += outcome.usage.completion_tokens;
+        if let Some(slips) = &mut self.would_write {
+            slips.extend(outcome.kept);
+        }
+    }
+}
+
+impl Window {
+    /// The selection window at `now` under the configured numbers.
+    pub fn at(now: Time, config: &Config) -> Window {
+        let s = &config.raw.selection;
+        Window {
+            now,
+            idle_cutoff: now - chrono::Duration::hours(i64::from(s.idle_hours)),
+            lookback_cutoff: now - chrono::Duration::days(i64::from(s.lookback_days)),
+            limit: s.max_conversations_per_run,
+        }
+    }
+}
+
+/// Performs one run at `now` (the `--now` clock, advanced by real elapsed time).
+#[tracing::instrument(skip_all, fields(run_id))]
+pub async fn run_once<S: Store>(store: &S, config: &Config, provider: &Provider, now: Time, dry_run: bool) -> Result<RunSummary> {
+    let started = Instant::now();
+    let run_id = new_id();
+    tracing::Span::current().record("run_id", run_id.as_str());
+    let clock = || crate::domain::truncate_time(now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default());
+    let ttl = chrono::Duration::seconds(config.raw.selection.claim_ttl_secs as i64);
+    let window = Window::at(now, config);
+    let mut summary = RunSummary::new(run_id.clone(), now, dry_run);
+
+    summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
+    let owner = (!dry_run).then_some(run_id.as_str());
+    let candidates = store.select_conversations(&window, owner.map(|o| (o, now + ttl))).await?;
+    let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window };
+    let outcomes = with_claims_renewed(store, owner, config, &clock, extract_all(&stage_one, &candidates, config, &clock)).await;
+    for outcome in outcomes {
+        summary.add(outcome);
+    }
+
+    summary.memories_expired = sweep_expired(store, clock(), &run_id, dry_run).await?;
+    summary.finished_at = clock();
+    summary.duration_ms = started.elapsed().as_millis() as u64;
+    if !dry_run {
+        store
+            .save_run(&RunRecord {
+                run_id: run_id.clone(),
+                started_at: summary.started_at,
+                finished_at: summary.finished_at,
+                dry_run,
+                summary: serde_json::to_value(&summary).expect("summaries serialise"),
+            })
+            .await?;
+    }
+    tracing::info!(
+        conversations_selected = summary.conversations.selected,
+        conversations_failed = summary.conversations.failed,
+        slips_kept = summary.slips.kept,
+        messages_extracted = summary.messages.extracted,
+        llm_calls = summary.llm.calls,
+        duration_ms = summary.duration_ms,
+        "run finished"
+    );
+    Ok(summary)
+}
+
+/// Stage one over every candidate, `llm.concurrency` at a time, until the
+/// run's token budget is spent; the rest are released for the next run.
+async fn extract_all<S: Store>(
+    stage_one: &StageOne<'_, S>,
+    candidates: &[Candidate],
+    config: &Config,
+    clock: &(impl Fn() -> Time + Sync),
+) -> Vec<Outcome> {
+    let budget = config.raw.llm.max_tokens_per_run;
+    let spent = AtomicU64::new(0);
+    futures::stream::iter(candidates)
+        .map(|candidate| {
+            let spent = &spent;
+            async move {
+                let _span = tracing::info_span!("conversation", conversation_id = %candidate.conversation_id).entered();
+                if spent.load(Ordering::Relaxed) >= budget {
+                    if let Some(owner) = stage_one.owner {
+                        let _ = stage_one.store.release_claim(&candidate.conversation_id, owner).await;
+                    }
+                    tracing::info!("token budget of this run spent; left for the next run");
+                    return None;
+                }
+                let outcome = stage_one.conversation(candidate, clock()).await;
+                spent.fetch_add(outcome.usage.prompt_tokens + outcome.usage.completion_tokens, Ordering::Relaxed);
+                Some(outcome)
+            }
+        })
+        .buffer_unordered(config.raw.llm.concurrency as usize)
+        .filter_map(|o| async move { o })
+        .collect()
+        .await
+}
+
+/// Runs `work` while renewing `owner`'s claims every third of their lifetime.
+async fn with_claims_renewed<S: Store, T>(
+    store: &S,
+    owner: Option<&str>,
+    config: &Config,
+    clock: &impl Fn() -> Time,
+    work: impl Future<Output = T>,
+) -> T {
+    let Some(owner) = owner else { return work.await };
+    let ttl_secs = config.raw.selection.claim_ttl_secs;
+    let renew = async {
+        loop {
+            tokio::time::sleep(Duration::from_secs(ttl_secs.div_ceil(3).max(1))).await;
+            let until = clock() + chrono::Duration::seconds(ttl_secs as i64);
+            if let Err(e) = store.renew_claims(owner, until).await {
+                tracing::warn!(error = %e, "could not renew claims");
+            }
+        }
+    };
+    tokio::select! {
+        result = work => result,
+        _ = renew => unreachable!("claim renewal never ends"),
+    }
+}
+
+/// Marks auto memories past their expiry as expired, each with its event.
+async fn sweep_expired<S: Store>(store: &S, now: Time, run_id: &str, dry_run: bool) -> Result<u64> {
+    let due = store.expiring_memories(now).await?;
+    if !dry_run {
+        for memory in &due {
+            store.apply(manage::expire(memory, now, run_id)).await?;
+        }
+    }
+    Ok(due.len() as u64)
+}
