@@ -9,8 +9,7 @@ use std::path::PathBuf;
     name = "dreamd",
     version,
     about = "Long-term memory for AI agents: note slips from idle conversations, merged into each user's memories",
-    arg_required_else_help = true,
-    args_conflicts_with_subcommands = true
+    arg_required_else_help = true
 )]
 pub struct Cli {
     /// Configuration file (default: $DREAMD_CONFIG, then /etc/dreamd/dreamd.toml if present).

@@ -5,9 +5,9 @@ use crate::config::{Config, DatabaseUrl};
 use crate::domain::{Time, truncate_time};
 use crate::error::{Error, Result};
 use crate::ingest::ingest;
+use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
-use crate::llm::Provider;
 use crate::store::{Backlog, FailedRange, PgStore, RunRecord, SqliteStore, Store, Window};
 use std::io::BufReader;
 
@@ -25,6 +25,11 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
     if let Some(Command::Config) = cli.command {
         print_config(cli.format, config)?;
         return Ok(Finished::Done);
+    }
+    if cli.run_once && cli.command.is_some() {
+        return Err(Error::Invalid(
+            "--run-once takes no command; run them separately".into(),
+        ));
     }
     if cli.command.is_none() && !cli.run_once {
         return Err(Error::Invalid(
@@ -49,7 +54,11 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
         let provider = Provider::from_config(config)?;
         let summary = crate::run::run_once(store, config, &provider, now, cli.dry_run).await?;
         emit(format, &summary, output::run_summary);
-        return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
+        return Ok(if summary.partly_failed() {
+            Finished::PartlyFailed
+        } else {
+            Finished::Done
+        });
     };
     let manager = Manager::new(store, now);
     match command {

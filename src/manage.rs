@@ -159,11 +159,21 @@ pub fn expire(memory: &Memory, now: Time, run_id: &str) -> Vec<Write> {
     after.status = Status::Expired;
     after.version += 1;
     after.updated_at = now;
-    let mut expiry = event(&memory.memory_id, now, "expire", Vec::new(), Some(memory), &after);
+    let mut expiry = event(
+        &memory.memory_id,
+        now,
+        "expire",
+        Vec::new(),
+        Some(memory),
+        &after,
+    );
     expiry.actor = Actor::Dreamd;
     expiry.run_id = Some(run_id.to_owned());
     vec![
-        Write::UpdateMemory { memory: after, expected_version: memory.version },
+        Write::UpdateMemory {
+            memory: after,
+            expected_version: memory.version,
+        },
         Write::InsertEvent(expiry),
     ]
 }

@@ -172,7 +172,12 @@ pub fn ingest_summary(s: &IngestSummary) -> String {
 }
 
 pub fn run_summary(s: &crate::run::RunSummary) -> String {
-    let dropped: Vec<String> = s.slips.dropped.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let dropped: Vec<String> = s
+        .slips
+        .dropped
+        .iter()
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
     let mut out = format!(
         "{}run {}: {} conversations ({} done, {} failed), {} messages extracted, {} skipped as too old; \
          {} slips kept{}; {} memories expired; {} model calls ({} failed, {} + {} tokens); {} ms\n",
@@ -184,7 +189,11 @@ pub fn run_summary(s: &crate::run::RunSummary) -> String {
         s.messages.extracted,
         s.messages.skipped_out_of_window,
         s.slips.kept,
-        if dropped.is_empty() { String::new() } else { format!(", dropped: {}", dropped.join(", ")) },
+        if dropped.is_empty() {
+            String::new()
+        } else {
+            format!(", dropped: {}", dropped.join(", "))
+        },
         s.memories_expired,
         s.llm.calls,
         s.llm.failures,
@@ -202,7 +211,10 @@ pub fn status(s: &crate::commands::Status) -> String {
     let mut out = format!(
         "backlog: {} conversations eligible now{}, {} claimed by a live run\n",
         s.backlog.eligible,
-        s.backlog.oldest_idle.map(|t| format!(" (oldest idle since {})", time(t))).unwrap_or_default(),
+        s.backlog
+            .oldest_idle
+            .map(|t| format!(" (oldest idle since {})", time(t)))
+            .unwrap_or_default(),
         s.backlog.claims_held
     );
     for run in &s.runs {

@@ -18,7 +18,6 @@ fn load(config: &Config, file: &str, built_in: &str) -> Result<String, Error> {
         return Ok(built_in.to_owned());
     }
     let path = Path::new(dir).join(file);
-    std::fs::read_to_string(&path).map_err(|e| {
-        Error::Config(format!("prompts.dir: cannot read {}: {e}", path.display()))
-    })
+    std::fs::read_to_string(&path)
+        .map_err(|e| Error::Config(format!("prompts.dir: cannot read {}: {e}", path.display())))
 }

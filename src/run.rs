@@ -146,20 +146,46 @@ impl Window {
 
 /// Performs one run at `now` (the `--now` clock, advanced by real elapsed time).
 #[tracing::instrument(skip_all, fields(run_id))]
-pub async fn run_once<S: Store>(store: &S, config: &Config, provider: &Provider, now: Time, dry_run: bool) -> Result<RunSummary> {
+pub async fn run_once<S: Store>(
+    store: &S,
+    config: &Config,
+    provider: &Provider,
+    now: Time,
+    dry_run: bool,
+) -> Result<RunSummary> {
     let started = Instant::now();
     let run_id = new_id();
     tracing::Span::current().record("run_id", run_id.as_str());
-    let clock = || crate::domain::truncate_time(now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default());
+    let clock = || {
+        crate::domain::truncate_time(
+            now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default(),
+        )
+    };
     let ttl = chrono::Duration::seconds(config.raw.selection.claim_ttl_secs as i64);
     let window = Window::at(now, config);
     let mut summary = RunSummary::new(run_id.clone(), now, dry_run);
 
     summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
     let owner = (!dry_run).then_some(run_id.as_str());
-    let candidates = store.select_conversations(&window, owner.map(|o| (o, now + ttl))).await?;
-    let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window };
-    let outcomes = with_claims_renewed(store, owner, config, &clock, extract_all(&stage_one, &candidates, config, &clock)).await;
+    let candidates = store
+        .select_conversations(&window, owner.map(|o| (o, now + ttl)))
+        .await?;
+    let stage_one = StageOne {
+        store,
+        provider,
+        config,
+        run_id: &run_id,
+        owner,
+        window,
+    };
+    let outcomes = with_claims_renewed(
+        store,
+        owner,
+        config,
+        &clock,
+        extract_all(&stage_one, &candidates, config, &clock),
+    )
+    .await;
     for outcome in outcomes {
         summary.add(outcome);
     }
@@ -231,7 +257,9 @@ async fn with_claims_renewed<S: Store, T>(
     clock: &impl Fn() -> Time,
     work: impl Future<Output = T>,
 ) -> T {
-    let Some(owner) = owner else { return work.await };
+    let Some(owner) = owner else {
+        return work.await;
+    };
     let ttl_secs = config.raw.selection.claim_ttl_secs;
     let renew = async {
         loop {

@@ -41,7 +41,11 @@ pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
 /// budgets: one token per CJK character plus one per four other characters.
 pub fn estimate_tokens(text: &str) -> u64 {
     let (cjk, other) = text.chars().fold((0u64, 0u64), |(cjk, other), c| {
-        if is_cjk(c) { (cjk + 1, other) } else { (cjk, other + 1) }
+        if is_cjk(c) {
+            (cjk + 1, other)
+        } else {
+            (cjk, other + 1)
+        }
     });
     cjk + other.div_ceil(4)
 }

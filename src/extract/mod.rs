@@ -53,15 +53,24 @@ impl<S: Store> StageOne<'_, S> {
     /// Extracts one claimed conversation; never fails the run.
     pub async fn conversation(&self, candidate: &Candidate, now: Time) -> Outcome {
         let mut outcome = Outcome::default();
-        let mut progress = Progress { watermark: candidate.watermark_seq, working_to: candidate.last_seq };
-        let result = self.extract(candidate, now, &mut outcome, &mut progress).await;
+        let mut progress = Progress {
+            watermark: candidate.watermark_seq,
+            working_to: candidate.last_seq,
+        };
+        let result = self
+            .extract(candidate, now, &mut outcome, &mut progress)
+            .await;
         let Some(owner) = self.owner else {
             outcome.failed = result.err().map(|e| e.to_string());
             return outcome;
         };
         match result {
             Ok(()) => {
-                if let Err(e) = self.store.release_claim(&candidate.conversation_id, owner).await {
+                if let Err(e) = self
+                    .store
+                    .release_claim(&candidate.conversation_id, owner)
+                    .await
+                {
                     tracing::warn!(error = %e, "could not release the claim; it expires by itself");
                 }
             }
@@ -71,10 +80,20 @@ impl<S: Store> StageOne<'_, S> {
                 let range = (progress.watermark, progress.working_to);
                 let max = self.config.raw.selection.max_attempts;
                 if !matches!(failure, Failure::Store(Error::Stale(_))) {
-                    match self.store.record_failure(&candidate.conversation_id, owner, range, max, &reason, now).await {
-                        Ok(true) => tracing::warn!(from_seq = range.0 + 1, to_seq = range.1, "range failed too often; passed over"),
+                    match self
+                        .store
+                        .record_failure(&candidate.conversation_id, owner, range, max, &reason, now)
+                        .await
+                    {
+                        Ok(true) => tracing::warn!(
+                            from_seq = range.0 + 1,
+                            to_seq = range.1,
+                            "range failed too often; passed over"
+                        ),
                         Ok(false) => {}
-                        Err(e) => tracing::warn!(error = %e, "could not record the failure; the claim expires by itself"),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "could not record the failure; the claim expires by itself")
+                        }
                     }
                 }
                 outcome.failed = Some(reason);
@@ -83,13 +102,24 @@ impl<S: Store> StageOne<'_, S> {
         outcome
     }
 
-    async fn extract(&self, c: &Candidate, now: Time, outcome: &mut Outcome, progress: &mut Progress) -> Result<(), Failure> {
+    async fn extract(
+        &self,
+        c: &Candidate,
+        now: Time,
+        outcome: &mut Outcome,
+        progress: &mut Progress,
+    ) -> Result<(), Failure> {
         let selection = &self.config.raw.selection;
         let messages = self
             .store
-            .conversation_messages(&c.conversation_id, c.watermark_seq, selection.context_messages)
+            .conversation_messages(
+                &c.conversation_id,
+                c.watermark_seq,
+                selection.context_messages,
+            )
             .await?;
-        let budget = u64::from(self.config.raw.llm.max_prompt_tokens).saturating_sub(self.provider.prompt_tokens());
+        let budget = u64::from(self.config.raw.llm.max_prompt_tokens)
+            .saturating_sub(self.provider.prompt_tokens());
         let plan = chunk::plan(
             &messages.before,
             &messages.unprocessed,
@@ -102,12 +132,14 @@ impl<S: Store> StageOne<'_, S> {
         for chunk in &plan.chunks {
             progress.working_to = chunk.end_seq;
             let slips = self.chunk(c, chunk, now, &allowed, outcome).await?;
-            self.commit(c, progress.watermark, chunk.end_seq, slips, outcome).await?;
+            self.commit(c, progress.watermark, chunk.end_seq, slips, outcome)
+                .await?;
             progress.watermark = chunk.end_seq;
         }
         if progress.watermark < plan.end_seq {
             progress.working_to = plan.end_seq;
-            self.commit(c, progress.watermark, plan.end_seq, Vec::new(), outcome).await?;
+            self.commit(c, progress.watermark, plan.end_seq, Vec::new(), outcome)
+                .await?;
             progress.watermark = plan.end_seq;
         }
         Ok(())
@@ -143,8 +175,16 @@ impl<S: Store> StageOne<'_, S> {
             conversation_id: &c.conversation_id,
             run_id: self.run_id,
             now,
-            messages: chunk.messages.iter().map(|m| (m.message_id.as_str(), m)).collect::<HashMap<_, _>>(),
-            context_ids: chunk.context.iter().map(|m| m.message_id.as_str()).collect(),
+            messages: chunk
+                .messages
+                .iter()
+                .map(|m| (m.message_id.as_str(), m))
+                .collect::<HashMap<_, _>>(),
+            context_ids: chunk
+                .context
+                .iter()
+                .map(|m| m.message_id.as_str())
+                .collect(),
             allowed_scopes: allowed,
         };
         let verdict = validate::validate(proposed, &checks);
@@ -155,7 +195,14 @@ impl<S: Store> StageOne<'_, S> {
         Ok(verdict.kept)
     }
 
-    async fn commit(&self, c: &Candidate, from: i64, to: i64, slips: Vec<Slip>, outcome: &mut Outcome) -> Result<(), Failure> {
+    async fn commit(
+        &self,
+        c: &Candidate,
+        from: i64,
+        to: i64,
+        slips: Vec<Slip>,
+        outcome: &mut Outcome,
+    ) -> Result<(), Failure> {
         if let Some(owner) = self.owner {
             self.store
                 .commit_extraction(&c.conversation_id, owner, from, to, slips.clone())
@@ -169,7 +216,14 @@ impl<S: Store> StageOne<'_, S> {
     /// the scopes of the user's memories.
     async fn allowed_scopes(&self, c: &Candidate) -> Result<Vec<String>, Error> {
         let mut scopes: BTreeSet<String> = BTreeSet::from(["global".to_owned()]);
-        scopes.extend(self.config.raw.policy.domains.iter().map(|d| format!("domain:{d}")));
+        scopes.extend(
+            self.config
+                .raw
+                .policy
+                .domains
+                .iter()
+                .map(|d| format!("domain:{d}")),
+        );
         scopes.extend(c.scopes.iter().cloned());
         scopes.extend(
             self.store

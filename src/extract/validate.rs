@@ -35,7 +35,12 @@ pub fn validate(proposed: Vec<ProposedSlip>, checks: &Checks) -> Verdict {
     for slip in proposed {
         match check(&slip, checks) {
             Ok(kept) => {
-                let key = (kept.message_id.clone(), kept.kind, kept.scope.clone(), text::fold(kept.content.as_deref().unwrap_or_default()));
+                let key = (
+                    kept.message_id.clone(),
+                    kept.kind,
+                    kept.scope.clone(),
+                    text::fold(kept.content.as_deref().unwrap_or_default()),
+                );
                 if seen.insert(key) {
                     verdict.kept.push(kept);
                 } else {
@@ -50,7 +55,11 @@ pub fn validate(proposed: Vec<ProposedSlip>, checks: &Checks) -> Verdict {
 
 fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
     let Some(message) = c.messages.get(p.message_id.as_str()) else {
-        return Err(if c.context_ids.contains(&p.message_id.as_str()) { "context_message" } else { "unknown_message" });
+        return Err(if c.context_ids.contains(&p.message_id.as_str()) {
+            "context_message"
+        } else {
+            "unknown_message"
+        });
     };
     if message.role != Role::User {
         return Err("not_user_message");
@@ -121,7 +130,13 @@ mod tests {
         }
     }
 
-    fn proposed(message_id: &str, quote: &str, kind: &str, scope: &str, durability: &str) -> ProposedSlip {
+    fn proposed(
+        message_id: &str,
+        quote: &str,
+        kind: &str,
+        scope: &str,
+        durability: &str,
+    ) -> ProposedSlip {
         ProposedSlip {
             message_id: message_id.into(),
             quote: quote.into(),
@@ -134,7 +149,12 @@ mod tests {
     }
 
     fn check_all(slips: Vec<ProposedSlip>) -> Verdict {
-        let user = message(2, "m2", Role::User, "以后看报告，都先说结果。\u{3000}密码是 Abc@12345");
+        let user = message(
+            2,
+            "m2",
+            Role::User,
+            "以后看报告，都先说结果。\u{3000}密码是 Abc@12345",
+        );
         let assistant = message(3, "m3", Role::Assistant, "以后我都先说结果");
         let nfd = message(4, "m4", Role::User, "Re\u{301}sume\u{301} first, please");
         let context = vec!["m1"];
@@ -144,7 +164,9 @@ mod tests {
             conversation_id: "c1",
             run_id: "r1",
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd)].into_iter().collect(),
+            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd)]
+                .into_iter()
+                .collect(),
             context_ids: context,
             allowed_scopes: &allowed,
         };
@@ -158,43 +180,106 @@ mod tests {
         let mut leaky = proposed("m2", "先说结果", "presentation", "domain:report", "lasting");
         leaky.content = "the password is Abc@12345".into();
         let cases = vec![
-            (proposed("m9", "先说结果", "presentation", "global", "lasting"), "unknown_message"),
-            (proposed("m1", "先说结果", "presentation", "global", "lasting"), "context_message"),
-            (proposed("m3", "先说结果", "presentation", "global", "lasting"), "not_user_message"),
-            (proposed("m2", "先说结论", "presentation", "global", "lasting"), "quote_not_found"),
-            (proposed("m2", "先说结果", "preference", "global", "lasting"), "invalid_kind"),
-            (proposed("m2", "先说结果", "forbidden", "global", "lasting"), "forbidden"),
-            (proposed("m2", "先说结果", "presentation", "global", "one_off"), "one_off"),
+            (
+                proposed("m9", "先说结果", "presentation", "global", "lasting"),
+                "unknown_message",
+            ),
+            (
+                proposed("m1", "先说结果", "presentation", "global", "lasting"),
+                "context_message",
+            ),
+            (
+                proposed("m3", "先说结果", "presentation", "global", "lasting"),
+                "not_user_message",
+            ),
+            (
+                proposed("m2", "先说结论", "presentation", "global", "lasting"),
+                "quote_not_found",
+            ),
+            (
+                proposed("m2", "先说结果", "preference", "global", "lasting"),
+                "invalid_kind",
+            ),
+            (
+                proposed("m2", "先说结果", "forbidden", "global", "lasting"),
+                "forbidden",
+            ),
+            (
+                proposed("m2", "先说结果", "presentation", "global", "one_off"),
+                "one_off",
+            ),
             (until_past, "invalid_durability"),
-            (proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"), "scope_unknown"),
-            (proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"), "forbidden"),
+            (
+                proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"),
+                "scope_unknown",
+            ),
+            (
+                proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"),
+                "forbidden",
+            ),
             (leaky, "forbidden"),
         ];
         for (slip, reason) in cases {
             let verdict = check_all(vec![slip.clone()]);
             assert!(verdict.kept.is_empty(), "{slip:?} kept");
-            assert_eq!(verdict.dropped.get(reason), Some(&1), "{slip:?}: {:?}", verdict.dropped);
+            assert_eq!(
+                verdict.dropped.get(reason),
+                Some(&1),
+                "{slip:?}: {:?}",
+                verdict.dropped
+            );
         }
     }
 
     #[test]
     fn quotes_are_compared_after_normalisation() {
         let verdict = check_all(vec![
-            proposed("m2", "都先说结果。 密码是 Abc", "presentation", "domain:report", "lasting"),
-            proposed("m4", "R\u{e9}sum\u{e9} first", "presentation", "global", "lasting"),
-            proposed("m2", "以后看报告，都先说结果", "presentation", "domain:report", "lasting"),
+            proposed(
+                "m2",
+                "都先说结果。 密码是 Abc",
+                "presentation",
+                "domain:report",
+                "lasting",
+            ),
+            proposed(
+                "m4",
+                "R\u{e9}sum\u{e9} first",
+                "presentation",
+                "global",
+                "lasting",
+            ),
+            proposed(
+                "m2",
+                "以后看报告，都先说结果",
+                "presentation",
+                "domain:report",
+                "lasting",
+            ),
         ]);
-        assert_eq!(verdict.dropped.get("forbidden"), Some(&1), "the first quote matches across U+3000 and holds a password");
+        assert_eq!(
+            verdict.dropped.get("forbidden"),
+            Some(&1),
+            "the first quote matches across U+3000 and holds a password"
+        );
         assert_eq!(verdict.kept.len(), 2, "{:?}", verdict.dropped);
         let slip = &verdict.kept[1];
-        assert_eq!((slip.kind, slip.scope.as_str(), slip.state), (Kind::Presentation, "domain:report", SlipState::New));
-        assert_eq!(slip.expressed_at, "2026-11-20T09:00:00Z".parse::<Time>().unwrap());
+        assert_eq!(
+            (slip.kind, slip.scope.as_str(), slip.state),
+            (Kind::Presentation, "domain:report", SlipState::New)
+        );
+        assert_eq!(
+            slip.expressed_at,
+            "2026-11-20T09:00:00Z".parse::<Time>().unwrap()
+        );
     }
 
     #[test]
     fn a_repeated_slip_is_kept_once() {
         let slip = proposed("m2", "先说结果", "presentation", "global", "lasting");
         let verdict = check_all(vec![slip.clone(), slip]);
-        assert_eq!((verdict.kept.len(), verdict.dropped.get("duplicate")), (1, Some(&1)));
+        assert_eq!(
+            (verdict.kept.len(), verdict.dropped.get("duplicate")),
+            (1, Some(&1))
+        );
     }
 }

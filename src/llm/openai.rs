@@ -13,8 +13,8 @@ use async_openai::config::OpenAIConfig;
 use async_openai::error::OpenAIError;
 use async_openai::middleware::{HttpRequestFactory, ReqwestService};
 use async_openai::types::chat::{
-    ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage, CreateChatCompletionRequest,
-    ResponseFormat, ResponseFormatJsonSchema,
+    ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage,
+    CreateChatCompletionRequest, ResponseFormat, ResponseFormatJsonSchema,
 };
 use std::future::Future;
 use std::pin::Pin;
@@ -50,7 +50,10 @@ impl tower::Service<HttpRequestFactory> for StatusService {
     type Error = OpenAIError;
     type Future = Pin<Box<dyn Future<Output = Result<reqwest::Response, OpenAIError>> + Send>>;
 
-    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), OpenAIError>> {
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), OpenAIError>> {
         std::task::Poll::Ready(Ok(()))
     }
 
@@ -66,7 +69,10 @@ impl tower::Service<HttpRequestFactory> for StatusService {
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| v.trim().parse::<u64>().ok())
                     .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER));
-                return Err(OpenAIError::Boxed(Box::new(Throttled { status: status.as_u16(), retry_after })));
+                return Err(OpenAIError::Boxed(Box::new(Throttled {
+                    status: status.as_u16(),
+                    retry_after,
+                })));
             }
             Ok(response)
         })
@@ -103,8 +109,12 @@ impl OpenAiClient {
             .timeout(Duration::from_secs(llm.timeout_secs))
             .build()
             .map_err(|e| Error::Config(format!("llm: cannot build the HTTP client: {e}")))?;
-        let client = Client::with_config(OpenAIConfig::new().with_api_base(&llm.base_url).with_api_key(api_key))
-            .with_http_service(StatusService(ReqwestService::new(http)));
+        let client = Client::with_config(
+            OpenAIConfig::new()
+                .with_api_base(&llm.base_url)
+                .with_api_key(api_key),
+        )
+        .with_http_service(StatusService(ReqwestService::new(http)));
         Ok(OpenAiClient {
             client,
             model: llm.model.clone(),
@@ -121,9 +131,18 @@ impl OpenAiClient {
 
     /// One logical call with its retries; at most `llm.concurrency` run at once.
     pub async fn stage_one(&self, request: &StageOneRequest) -> CallReport<StageOneAnswer> {
-        let _permit = self.permits.acquire().await.expect("the semaphore is never closed");
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
         let user = serde_json::to_string(request).expect("requests serialise");
-        let mut report = CallReport { outcome: Err(LlmError::Timeout), calls: 0, failures: 0, usage: Usage::default() };
+        let mut report = CallReport {
+            outcome: Err(LlmError::Timeout),
+            calls: 0,
+            failures: 0,
+            usage: Usage::default(),
+        };
         for attempt in 0..=self.max_retries {
             report.calls += 1;
             let (result, usage, retry_after) = self.call_once(&user).await;
@@ -162,8 +181,16 @@ impl OpenAiClient {
         CreateChatCompletionRequest {
             model: self.model.clone(),
             messages: vec![
-                ChatCompletionRequestSystemMessage { content: self.system_prompt.as_str().into(), name: None }.into(),
-                ChatCompletionRequestUserMessage { content: user.into(), name: None }.into(),
+                ChatCompletionRequestSystemMessage {
+                    content: self.system_prompt.as_str().into(),
+                    name: None,
+                }
+                .into(),
+                ChatCompletionRequestUserMessage {
+                    content: user.into(),
+                    name: None,
+                }
+                .into(),
             ],
             response_format: Some(response_format),
             temperature: Some(0.0),
@@ -171,7 +198,10 @@ impl OpenAiClient {
         }
     }
 
-    async fn call_once(&self, user: &str) -> (Result<StageOneAnswer, LlmError>, Usage, Option<Duration>) {
+    async fn call_once(
+        &self,
+        user: &str,
+    ) -> (Result<StageOneAnswer, LlmError>, Usage, Option<Duration>) {
         let response = match self.client.chat().create(self.request(user)).await {
             Ok(response) => response,
             Err(error) => {
@@ -182,12 +212,19 @@ impl OpenAiClient {
         let usage = response
             .usage
             .as_ref()
-            .map(|u| Usage { prompt_tokens: u.prompt_tokens.into(), completion_tokens: u.completion_tokens.into() })
+            .map(|u| Usage {
+                prompt_tokens: u.prompt_tokens.into(),
+                completion_tokens: u.completion_tokens.into(),
+            })
             .unwrap_or_else(|| Usage {
                 prompt_tokens: self.system_prompt_tokens() + estimate_tokens(user),
                 completion_tokens: 0,
             });
-        let content = response.choices.into_iter().next().and_then(|c| c.message.content);
+        let content = response
+            .choices
+            .into_iter()
+            .next()
+            .and_then(|c| c.message.content);
         let answer = match content {
             None => Err(LlmError::BadAnswer("the answer has no content".into())),
             Some(text) => serde_json::from_str::<StageOneAnswer>(strip_fences(&text))
@@ -215,13 +252,28 @@ fn backoff(attempt: u32) -> Duration {
 fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
     match error {
         OpenAIError::Boxed(boxed) => match boxed.downcast::<Throttled>() {
-            Ok(t) => (LlmError::Status { status: t.status, message: "rate limited or server error".into() }, t.retry_after),
+            Ok(t) => (
+                LlmError::Status {
+                    status: t.status,
+                    message: "rate limited or server error".into(),
+                },
+                t.retry_after,
+            ),
             Err(other) => (LlmError::Transport(other.to_string()), None),
         },
         OpenAIError::Reqwest(e) if e.is_timeout() => (LlmError::Timeout, None),
         OpenAIError::Reqwest(e) => (LlmError::Transport(e.to_string()), None),
-        OpenAIError::ApiError(e) => (LlmError::Status { status: e.status_code.as_u16(), message: e.api_error.message }, None),
-        OpenAIError::JSONDeserialize(e, _) => (LlmError::BadAnswer(format!("not a chat completion: {e}")), None),
+        OpenAIError::ApiError(e) => (
+            LlmError::Status {
+                status: e.status_code.as_u16(),
+                message: e.api_error.message,
+            },
+            None,
+        ),
+        OpenAIError::JSONDeserialize(e, _) => (
+            LlmError::BadAnswer(format!("not a chat completion: {e}")),
+            None,
+        ),
         other => (LlmError::Transport(other.to_string()), None),
     }
 }

@@ -16,36 +16,57 @@ fn re(pattern: &str) -> Regex {
 
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[。！？!?；;\n]+|\.(?:\s+|$)"));
 
-static ONE_OFF: LazyLock<Regex> =
-    LazyLock::new(|| re(r"这次|这一次|本次|这回|今天先|暂时|(?i:\bthis\s+time\b|\bjust\s+this\s+once\b|\bfor\s+now\b|\bjust\s+today\b)"));
+static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"这次|这一次|本次|这回|今天先|暂时|(?i:\bthis\s+time\b|\bjust\s+this\s+once\b|\bfor\s+now\b|\bjust\s+today\b)",
+    )
+});
 
 /// A lasting statement about how answers should look, and the cue that it is about answers.
 static PRESENTATION: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
-        re(r"(?:以后|今后|往后|从现在开始|从今以后|每次|一律|始终|总是|我(?:习惯|希望|喜欢|更喜欢|偏好|倾向于?))"),
-        re(r"(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bin\s+(?:the\s+)?future\b|\balways\b|\bevery\s+time\b|\bI\s+(?:prefer|like|want|would\s+like|'d\s+like)\b)"),
+        re(
+            r"(?:以后|今后|往后|从现在开始|从今以后|每次|一律|始终|总是|我(?:习惯|希望|喜欢|更喜欢|偏好|倾向于?))",
+        ),
+        re(
+            r"(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bin\s+(?:the\s+)?future\b|\balways\b|\bevery\s+time\b|\bI\s+(?:prefer|like|want|would\s+like|'d\s+like)\b)",
+        ),
     ]
 });
 static PRESENTATION_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"整理|格式|先说|先写|先给|结论|表格|流程卡|简洁|简短|详细|列出|列清|分点|步骤|回答|展示|排版|标注|条款|摘要|(?i:\banswers?\b|\bformat|\btables?\b|\bbullet|\blists?\b|\bsummar|\bconclusion|\b(?:put|give|show|state)\b.{0,40}\bfirst\b|\bconcise|\bbrief\b|\bin\s+detail\b|\bstep[- ]by[- ]step\b|\bevidence\b|\bflow\s+card|\bheadings?\b)")
+    re(
+        r"整理|格式|先说|先写|先给|结论|表格|流程卡|简洁|简短|详细|列出|列清|分点|步骤|回答|展示|排版|标注|条款|摘要|(?i:\banswers?\b|\bformat|\btables?\b|\bbullet|\blists?\b|\bsummar|\bconclusion|\b(?:put|give|show|state)\b.{0,40}\bfirst\b|\bconcise|\bbrief\b|\bin\s+detail\b|\bstep[- ]by[- ]step\b|\bevidence\b|\bflow\s+card|\bheadings?\b)",
+    )
 });
 static RECENT_FOCUS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
-        re(r"我(?:最近|近期|目前|现在|这段时间|正在)(?:一直|主要)?(?:在做|在搞|在跟|在研究|在开发|关注|在关注|主要做|负责|做|研究|开发).{0,30}(?:项目|研发|课题|开发|产品)"),
-        re(r"(?i)\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+|mainly\s+)?(?:working\s+on|focusing\s+on|focused\s+on|leading)\b.{2,60}\b(?:project|study|product|line|development|research|formulation|launch|trial)s?\b"),
+        re(
+            r"我(?:最近|近期|目前|这段时间|正在)(?:一直|主要)?在?(?:(?:做|搞|跟|研究|开发|负责|关注).{0,30}(?:项目|研发|课题|开发|产品|实验)|(?:准备|筹备|写|学习)[^，。,]{2,30})",
+        ),
+        re(
+            r"(?i)\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+|mainly\s+)?(?:(?:working\s+on|focusing\s+on|focused\s+on|leading)\b.{2,60}\b(?:project|study|product|line|development|research|formulation|launch|trial|novel|book|thesis|paper)s?\b|(?:preparing|writing|learning|studying)\s+(?:for\s+)?(?:a|an|my|the)?\s*\w+)",
+        ),
     ]
 });
 static BACKGROUND: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
-        re(r"我(?:在[^，。,]{1,20}(?:部门|部|中心|组|团队|实验室|研究院|工厂|车间)|负责[^，。,？?]{2,30}|是[^，。,]{0,12}(?:工程师|研究员|主管|专员|技术员|研发人员))"),
-        re(r"(?i)\bI\s+(?:lead|manage|run|head)\s+the\b.{2,40}\b(?:team|group|lab|department|unit)\b|\bI(?:'m|\s+am)\s+(?:an?\s+)?[\w\- ]{0,30}\b(?:engineer|scientist|researcher|technologist|chemist|food\s+technologist)\b|\bI\s+work\s+(?:in|at|for|on)\s+the\b.{2,40}\b(?:team|department|lab|group|division)\b|\bI(?:'m|\s+am)\s+responsible\s+for\b"),
+        re(
+            r"我(?:在[^，。,]{1,20}(?:部门|部|中心|组|团队|实验室|研究院|工厂|车间)|负责[^，。,？?]{2,30}|是[^，。,]{0,12}(?:工程师|研究员|主管|专员|技术员|研发人员))",
+        ),
+        re(
+            r"(?i)\bI\s+(?:lead|manage|run|head)\s+the\b.{2,40}\b(?:team|group|lab|department|unit)\b|\bI(?:'m|\s+am)\s+(?:an?\s+)?[\w\- ]{0,30}\b(?:engineer|scientist|researcher|technologist|chemist|food\s+technologist)\b|\bI\s+work\s+(?:in|at|for|on)\s+the\b.{2,40}\b(?:team|department|lab|group|division)\b|\bI(?:'m|\s+am)\s+responsible\s+for\b",
+        ),
     ]
 });
 static QUERY_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"默认.{0,12}(?:查|看|用|取|按)|(?i:\bby\s+default\b.{0,40}\b(?:query|search|look\s+up|use|filter|check)\b|\bdefault\s+to\b)")
+    re(
+        r"默认.{0,12}(?:查|看|用|取|按)|(?i:\bby\s+default\b.{0,40}\b(?:query|search|look\s+up|use|filter|check)\b|\bdefault\s+to\b)",
+    )
 });
 static TERMINOLOGY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"我说的\s*[“”\x22']?[^“”\x22'，。]{1,20}[“”\x22']?\s*(?:指的是|是指|就是指)|(?i:\bwhen\s+I\s+say\s+\S.{0,20}\bI\s+mean\b|\bby\s+[“”\x22']\S.{0,20}[“”\x22']\s*,?\s*I\s+mean\b)")
+    re(
+        r"我说的\s*[“”\x22']?[^“”\x22'，。]{1,20}[“”\x22']?\s*(?:指的是|是指|就是指)|(?i:\bwhen\s+I\s+say\s+\S.{0,20}\bI\s+mean\b|\bby\s+[“”\x22']\S.{0,20}[“”\x22']\s*,?\s*I\s+mean\b)",
+    )
 });
 
 /// Scope names recognised in a sentence, by the domain they point to.
@@ -103,7 +124,9 @@ fn kind_of(sentence: &str) -> Option<Kind> {
         Some(Kind::QueryDefault)
     } else if RECENT_FOCUS.iter().any(|r| r.is_match(sentence)) {
         Some(Kind::RecentFocus)
-    } else if PRESENTATION.iter().any(|r| r.is_match(sentence)) && PRESENTATION_CUE.is_match(sentence) {
+    } else if PRESENTATION.iter().any(|r| r.is_match(sentence))
+        && PRESENTATION_CUE.is_match(sentence)
+    {
         Some(Kind::Presentation)
     } else if BACKGROUND.iter().any(|r| r.is_match(sentence)) {
         Some(Kind::Background)
@@ -138,7 +161,9 @@ fn slip_for(sentence: &str, message_id: &str, allowed: &[String]) -> Option<Prop
     Some(ProposedSlip {
         message_id: message_id.to_owned(),
         quote: sentence.to_owned(),
-        content: sentence.trim_end_matches(['，', ',', '、', '：', ':']).to_owned(),
+        content: sentence
+            .trim_end_matches(['，', ',', '、', '：', ':'])
+            .to_owned(),
         kind: kind.as_str().to_owned(),
         scope: scope_for(sentence, kind, allowed),
         durability: "lasting".into(),
@@ -156,9 +181,15 @@ mod tests {
             user_id: "u".into(),
             conversation_id: "c".into(),
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            allowed_scopes: ["global", "domain:standard", "domain:recipe", "domain:report", "project:A"]
-                .map(String::from)
-                .to_vec(),
+            allowed_scopes: [
+                "global",
+                "domain:standard",
+                "domain:recipe",
+                "domain:report",
+                "project:A",
+            ]
+            .map(String::from)
+            .to_vec(),
             context: vec![],
             messages: texts
                 .iter()
@@ -171,7 +202,11 @@ mod tests {
                 })
                 .collect(),
         };
-        extract(&request).slips.into_iter().map(|s| (s.kind, s.scope, s.quote)).collect()
+        extract(&request)
+            .slips
+            .into_iter()
+            .map(|s| (s.kind, s.scope, s.quote))
+            .collect()
     }
 
     fn one(text: &str) -> Option<(String, String)> {
@@ -187,17 +222,63 @@ mod tests {
     fn explicit_statements_become_slips_of_the_right_kind_and_scope() {
         let cases = [
             ("以后看报告，都先说结果", "presentation", "domain:report"),
-            ("以后读标准，都按流程卡整理，每步列出操作、温度和条款号。", "presentation", "domain:standard"),
+            (
+                "以后读标准，都按流程卡整理，每步列出操作、温度和条款号。",
+                "presentation",
+                "domain:standard",
+            ),
             ("我希望回答先给结论", "presentation", "global"),
-            ("项目A的周报，以后都先写结论，再列数据表。", "presentation", "project:A"),
-            ("我最近在做奶制品相关的项目研发，主要是低糖酸奶。", "recent_focus", "global"),
-            ("我在研发中心质检部，负责乳品微生物检测。", "background", "global"),
-            ("配方的生命周期默认查基本属性", "query_default", "domain:recipe"),
+            (
+                "项目A的周报，以后都先写结论，再列数据表。",
+                "presentation",
+                "project:A",
+            ),
+            (
+                "我最近在做奶制品相关的项目研发，主要是低糖酸奶。",
+                "recent_focus",
+                "global",
+            ),
+            (
+                "我在研发中心质检部，负责乳品微生物检测。",
+                "background",
+                "global",
+            ),
+            (
+                "配方的生命周期默认查基本属性",
+                "query_default",
+                "domain:recipe",
+            ),
             ("我说的LC指的是生命周期。", "terminology", "global"),
-            ("From now on, put the conclusion first and the evidence after it.", "presentation", "global"),
-            ("I prefer tables when you compare formulations.", "presentation", "domain:recipe"),
-            ("I'm working on the oat-milk stability project this quarter.", "recent_focus", "global"),
-            ("I lead the dairy-alternatives R&D team, by the way.", "background", "global"),
+            (
+                "From now on, put the conclusion first and the evidence after it.",
+                "presentation",
+                "global",
+            ),
+            (
+                "I prefer tables when you compare formulations.",
+                "presentation",
+                "domain:recipe",
+            ),
+            (
+                "I'm working on the oat-milk stability project this quarter.",
+                "recent_focus",
+                "global",
+            ),
+            (
+                "I lead the dairy-alternatives R&D team, by the way.",
+                "background",
+                "global",
+            ),
+            (
+                "我最近在准备一场重要的演讲，但是总感觉很紧张",
+                "recent_focus",
+                "global",
+            ),
+            (
+                "I'm working on a novel, but my progress is slow",
+                "recent_focus",
+                "global",
+            ),
             ("When I say LC I mean lifecycle", "terminology", "global"),
         ];
         for (text, kind, scope) in cases {
@@ -217,6 +298,7 @@ mod tests {
             "是的，基本属性。",
             "你好，今天天气不错",
             "I'd like the first one",
+            "我最近在看一本叫做《活着》的书",
         ] {
             assert_eq!(one(text), None, "{text}");
         }
@@ -225,7 +307,10 @@ mod tests {
 
     #[test]
     fn several_statements_in_one_message_are_separate_slips() {
-        let found = extract_from(&[("我在质检部工作。以后回答都先说结论！这次先简单说", Role::User)]);
+        let found = extract_from(&[(
+            "我在质检部工作。以后回答都先说结论！这次先简单说",
+            Role::User,
+        )]);
         let kinds: Vec<&str> = found.iter().map(|(k, _, _)| k.as_str()).collect();
         assert_eq!(kinds, ["background", "presentation"]);
     }

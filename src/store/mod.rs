@@ -13,7 +13,8 @@ pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use crate::domain::{
-    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, SuggestionStatus, Time, Tombstone,
+    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, SuggestionStatus, Time,
+    Tombstone,
 };
 use crate::error::Result;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -235,7 +236,11 @@ pub trait Store: Send + Sync {
         now: Time,
     ) -> impl Future<Output = Result<bool>> + Send;
 
-    fn release_claim(&self, conversation_id: &str, owner: &str) -> impl Future<Output = Result<()>> + Send;
+    fn release_claim(
+        &self,
+        conversation_id: &str,
+        owner: &str,
+    ) -> impl Future<Output = Result<()>> + Send;
 
     /// Extends every claim `owner` holds to `until`.
     fn renew_claims(&self, owner: &str, until: Time) -> impl Future<Output = Result<u64>> + Send;

@@ -3,12 +3,13 @@
 //! trigger runs once per statement over a transition table.
 
 use super::{
-    Backlog, Candidate, ConversationMessages, FailedRange, RunRecord, Window, lost_claim,
-    IngestWritten, MessageSource, Store, Write, parse_stored, stale_memory, stale_suggestion,
-    write_name,
+    Backlog, Candidate, ConversationMessages, FailedRange, IngestWritten, MessageSource, RunRecord,
+    Store, Window, Write, lost_claim, parse_stored, stale_memory, stale_suggestion, write_name,
 };
 use crate::config::mask_url_password;
-use crate::domain::{StoredMessage, Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
+use crate::domain::{
+    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, Time, Tombstone,
+};
 use crate::error::{Error, Result};
 use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::types::Json;
@@ -583,7 +584,11 @@ impl Store for PgStore {
     }
 
     async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64> {
-        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(Error::db("starting a transaction"))?;
         let stale = "FROM conversations c WHERE c.last_seq > c.watermark_seq AND c.last_message_at < $1 \
                      AND (c.claim_owner IS NULL OR c.claim_expires_at <= $2)";
         let skipped: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
@@ -610,7 +615,11 @@ impl Store for PgStore {
         Ok(skipped as u64)
     }
 
-    async fn select_conversations(&self, window: &Window, owner: Option<(&str, Time)>) -> Result<Vec<Candidate>> {
+    async fn select_conversations(
+        &self,
+        window: &Window,
+        owner: Option<(&str, Time)>,
+    ) -> Result<Vec<Candidate>> {
         const ELIGIBLE: &str = "SELECT conversation_id FROM conversations \
              WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
              AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4";
@@ -620,7 +629,9 @@ impl Store for PgStore {
                 "UPDATE conversations c SET claim_owner = $5, claim_expires_at = $6 \
                  FROM ({ELIGIBLE} FOR UPDATE SKIP LOCKED) e WHERE c.conversation_id = e.conversation_id RETURNING {COLUMNS}"
             ),
-            None => format!("SELECT {COLUMNS} FROM conversations c JOIN ({ELIGIBLE}) e USING (conversation_id)"),
+            None => format!(
+                "SELECT {COLUMNS} FROM conversations c JOIN ({ELIGIBLE}) e USING (conversation_id)"
+            ),
         };
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(window.idle_cutoff)
@@ -647,7 +658,9 @@ impl Store for PgStore {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        candidates.sort_by(|a, b| (a.last_message_at, &a.conversation_id).cmp(&(b.last_message_at, &b.conversation_id)));
+        candidates.sort_by(|a, b| {
+            (a.last_message_at, &a.conversation_id).cmp(&(b.last_message_at, &b.conversation_id))
+        });
         Ok(candidates)
     }
 
@@ -661,14 +674,18 @@ impl Store for PgStore {
         let read = |sql: String, limit: Option<u32>| {
             let pool = &self.pool;
             async move {
-                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(conversation_id).bind(watermark_seq);
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .bind(conversation_id)
+                    .bind(watermark_seq);
                 if let Some(limit) = limit {
                     query = query.bind(i64::from(limit));
                 }
                 query
                     .fetch_all(pool)
                     .await
-                    .map_err(Error::db(format!("reading messages of conversation {conversation_id}")))?
+                    .map_err(Error::db(format!(
+                        "reading messages of conversation {conversation_id}"
+                    )))?
                     .iter()
                     .map(stored_message_from_row)
                     .collect::<Result<Vec<_>>>()
@@ -685,7 +702,10 @@ impl Store for PgStore {
         )
         .await?;
         before.reverse();
-        Ok(ConversationMessages { before, unprocessed })
+        Ok(ConversationMessages {
+            before,
+            unprocessed,
+        })
     }
 
     async fn commit_extraction(
@@ -696,7 +716,11 @@ impl Store for PgStore {
         to_seq: i64,
         slips: Vec<Slip>,
     ) -> Result<()> {
-        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(Error::db("starting a transaction"))?;
         let moved = sqlx::query(
             "UPDATE conversations SET watermark_seq = $1, attempts = 0 \
              WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4",
@@ -707,7 +731,9 @@ impl Store for PgStore {
         .bind(owner)
         .execute(&mut *tx)
         .await
-        .map_err(Error::db(format!("moving the watermark of conversation {conversation_id}")))?;
+        .map_err(Error::db(format!(
+            "moving the watermark of conversation {conversation_id}"
+        )))?;
         if moved.rows_affected() == 0 {
             return Err(lost_claim(conversation_id));
         }
@@ -726,7 +752,11 @@ impl Store for PgStore {
         reason: &str,
         now: Time,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(Error::db("starting a transaction"))?;
         let attempts: Option<i64> = sqlx::query_scalar(
             "UPDATE conversations SET attempts = attempts + 1, claim_owner = NULL, claim_expires_at = NULL \
              WHERE conversation_id = $1 AND claim_owner = $2 AND watermark_seq = $3 RETURNING attempts::bigint",
@@ -779,13 +809,15 @@ impl Store for PgStore {
     }
 
     async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64> {
-        Ok(sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
-            .bind(until)
-            .bind(owner)
-            .execute(&self.pool)
-            .await
-            .map_err(Error::db("renewing claims"))?
-            .rows_affected())
+        Ok(
+            sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
+                .bind(until)
+                .bind(owner)
+                .execute(&self.pool)
+                .await
+                .map_err(Error::db("renewing claims"))?
+                .rows_affected(),
+        )
     }
 
     async fn expiring_memories(&self, now: Time) -> Result<Vec<Memory>> {

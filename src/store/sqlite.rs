@@ -3,11 +3,12 @@
 //! time order and the schema can check what agents write directly.
 
 use super::{
-    Backlog, Candidate, ConversationMessages, FailedRange, RunRecord, Window, lost_claim,
-    IngestWritten, MessageSource, Store, Write, parse_stored, stale_memory, stale_suggestion,
-    write_name,
+    Backlog, Candidate, ConversationMessages, FailedRange, IngestWritten, MessageSource, RunRecord,
+    Store, Window, Write, lost_claim, parse_stored, stale_memory, stale_suggestion, write_name,
 };
-use crate::domain::{StoredMessage, Event, Evidence, Memory, NewMessage, Slip, Suggestion, Time, Tombstone};
+use crate::domain::{
+    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, Time, Tombstone,
+};
 use crate::error::{Error, Result};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
@@ -48,6 +49,16 @@ impl SqliteStore {
     /// The pool, for tests that check rows with SQL.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// A transaction that takes the write lock at once. A deferred one that
+    /// reads first fails with SQLITE_BUSY_SNAPSHOT, without waiting, when
+    /// another process commits in between; an immediate one waits its turn.
+    async fn write_tx(&self, what: &str) -> Result<sqlx::Transaction<'static, Sqlite>> {
+        self.pool
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .map_err(Error::db(what.to_owned()))
     }
 }
 
@@ -495,11 +506,7 @@ impl super::IngestSteps for SqliteConnection {
 
 impl Store for SqliteStore {
     async fn ingest(&self, source: &mut (dyn MessageSource + Send)) -> Result<IngestWritten> {
-        let mut tx = self
-            .pool
-            .begin()
-            .await
-            .map_err(Error::db("starting the ingest transaction"))?;
+        let mut tx = self.write_tx("starting the ingest transaction").await?;
         let written = super::ingest_in(&mut *tx, source).await?;
         tx.commit()
             .await
@@ -508,11 +515,7 @@ impl Store for SqliteStore {
     }
 
     async fn apply(&self, writes: Vec<Write>) -> Result<()> {
-        let mut tx = self
-            .pool
-            .begin()
-            .await
-            .map_err(Error::db("starting a transaction"))?;
+        let mut tx = self.write_tx("starting a transaction").await?;
         for write in &writes {
             apply_one(&mut tx, write).await?;
         }
@@ -641,7 +644,7 @@ impl Store for SqliteStore {
     }
 
     async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64> {
-        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let mut tx = self.write_tx("starting a transaction").await?;
         let stale = "FROM conversations c WHERE c.last_seq > c.watermark_seq AND c.last_message_at < $1 \
                      AND (c.claim_owner IS NULL OR c.claim_expires_at <= $2)";
         let skipped: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
@@ -668,17 +671,24 @@ impl Store for SqliteStore {
         Ok(skipped as u64)
     }
 
-    async fn select_conversations(&self, window: &Window, owner: Option<(&str, Time)>) -> Result<Vec<Candidate>> {
+    async fn select_conversations(
+        &self,
+        window: &Window,
+        owner: Option<(&str, Time)>,
+    ) -> Result<Vec<Candidate>> {
         const ELIGIBLE: &str = "SELECT conversation_id FROM conversations \
              WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
              AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4";
-        const COLUMNS: &str = "conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes";
+        const COLUMNS: &str =
+            "conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes";
         let sql = match owner {
             Some(_) => format!(
                 "UPDATE conversations SET claim_owner = $5, claim_expires_at = $6 \
                  WHERE conversation_id IN ({ELIGIBLE}) RETURNING {COLUMNS}"
             ),
-            None => format!("SELECT {COLUMNS} FROM conversations WHERE conversation_id IN ({ELIGIBLE})"),
+            None => {
+                format!("SELECT {COLUMNS} FROM conversations WHERE conversation_id IN ({ELIGIBLE})")
+            }
         };
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(db_time(window.idle_cutoff))
@@ -701,14 +711,20 @@ impl Store for SqliteStore {
                     user_id: get(row, "user_id")?,
                     watermark_seq: get(row, "watermark_seq")?,
                     last_seq: get(row, "last_seq")?,
-                    last_message_at: parse_time(&get::<String>(row, "last_message_at")?, "last_message_at", &id)?,
+                    last_message_at: parse_time(
+                        &get::<String>(row, "last_message_at")?,
+                        "last_message_at",
+                        &id,
+                    )?,
                     scopes: serde_json::from_str(&scopes)
                         .map_err(|e| Error::Corrupt(format!("scopes of conversation {id}: {e}")))?,
                     conversation_id: id,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        candidates.sort_by(|a, b| (a.last_message_at, &a.conversation_id).cmp(&(b.last_message_at, &b.conversation_id)));
+        candidates.sort_by(|a, b| {
+            (a.last_message_at, &a.conversation_id).cmp(&(b.last_message_at, &b.conversation_id))
+        });
         Ok(candidates)
     }
 
@@ -722,14 +738,18 @@ impl Store for SqliteStore {
         let read = |sql: String, limit: Option<u32>| {
             let pool = &self.pool;
             async move {
-                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(conversation_id).bind(watermark_seq);
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .bind(conversation_id)
+                    .bind(watermark_seq);
                 if let Some(limit) = limit {
                     query = query.bind(i64::from(limit));
                 }
                 query
                     .fetch_all(pool)
                     .await
-                    .map_err(Error::db(format!("reading messages of conversation {conversation_id}")))?
+                    .map_err(Error::db(format!(
+                        "reading messages of conversation {conversation_id}"
+                    )))?
                     .iter()
                     .map(stored_message_from_row)
                     .collect::<Result<Vec<_>>>()
@@ -746,7 +766,10 @@ impl Store for SqliteStore {
         )
         .await?;
         before.reverse();
-        Ok(ConversationMessages { before, unprocessed })
+        Ok(ConversationMessages {
+            before,
+            unprocessed,
+        })
     }
 
     async fn commit_extraction(
@@ -757,7 +780,7 @@ impl Store for SqliteStore {
         to_seq: i64,
         slips: Vec<Slip>,
     ) -> Result<()> {
-        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let mut tx = self.write_tx("starting a transaction").await?;
         let moved = sqlx::query(
             "UPDATE conversations SET watermark_seq = $1, attempts = 0 \
              WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4",
@@ -768,7 +791,9 @@ impl Store for SqliteStore {
         .bind(owner)
         .execute(&mut *tx)
         .await
-        .map_err(Error::db(format!("moving the watermark of conversation {conversation_id}")))?;
+        .map_err(Error::db(format!(
+            "moving the watermark of conversation {conversation_id}"
+        )))?;
         if moved.rows_affected() == 0 {
             return Err(lost_claim(conversation_id));
         }
@@ -787,7 +812,7 @@ impl Store for SqliteStore {
         reason: &str,
         now: Time,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin().await.map_err(Error::db("starting a transaction"))?;
+        let mut tx = self.write_tx("starting a transaction").await?;
         let attempts: Option<i64> = sqlx::query_scalar(
             "UPDATE conversations SET attempts = attempts + 1, claim_owner = NULL, claim_expires_at = NULL \
              WHERE conversation_id = $1 AND claim_owner = $2 AND watermark_seq = $3 RETURNING attempts",
@@ -840,13 +865,15 @@ impl Store for SqliteStore {
     }
 
     async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64> {
-        Ok(sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
-            .bind(db_time(until))
-            .bind(owner)
-            .execute(&self.pool)
-            .await
-            .map_err(Error::db("renewing claims"))?
-            .rows_affected())
+        Ok(
+            sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
+                .bind(db_time(until))
+                .bind(owner)
+                .execute(&self.pool)
+                .await
+                .map_err(Error::db("renewing claims"))?
+                .rows_affected(),
+        )
     }
 
     async fn expiring_memories(&self, now: Time) -> Result<Vec<Memory>> {
@@ -889,7 +916,11 @@ impl Store for SqliteStore {
                 let summary: String = get(row, "summary")?;
                 Ok(RunRecord {
                     started_at: parse_time(&get::<String>(row, "started_at")?, "started_at", &id)?,
-                    finished_at: parse_time(&get::<String>(row, "finished_at")?, "finished_at", &id)?,
+                    finished_at: parse_time(
+                        &get::<String>(row, "finished_at")?,
+                        "finished_at",
+                        &id,
+                    )?,
                     dry_run: get(row, "dry_run")?,
                     summary: serde_json::from_str(&summary)
                         .map_err(|e| Error::Corrupt(format!("summary of run {id}: {e}")))?,

@@ -150,7 +150,7 @@ async fn walk_through_on_postgres() {
 #[test]
 fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
     let d = Dreamd::sqlite();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &[
                 "memories",

@@ -214,6 +214,38 @@ impl Dreamd {
         self
     }
 
+    /// Points the openai provider at a fake server, with fast retries.
+    pub fn with_model(self, base_url: &str) -> Dreamd {
+        self.env("DREAMD_LLM__PROVIDER", "openai")
+            .env("DREAMD_LLM__BASE_URL", base_url)
+            .env("DREAMD_LLM__MODEL", "fake-model")
+            .env("DREAMD_LLM__TIMEOUT_SECS", "5")
+            .env("OPENAI_API_KEY", "sk-test-not-a-real-key-000000")
+    }
+
+    /// Ingests JSON Lines given as text.
+    pub fn ingest(&self, lines: &[String]) {
+        let run = self.run_with_stdin(&["ingest", "-"], &lines.join("\n"));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+
+    /// `--run-once --format json` at `now`; returns the exit code and the summary.
+    pub fn run_once(&self, now: &str, extra: &[&str]) -> (i32, serde_json::Value) {
+        let mut args = vec!["--run-once", "--format", "json", "--now", now];
+        args.extend(extra);
+        let run = self.run(&args);
+        assert!(
+            matches!(run.code, 0 | 3),
+            "run failed ({}): {}",
+            run.code,
+            run.stderr
+        );
+        (
+            run.code,
+            serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout)),
+        )
+    }
+
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }

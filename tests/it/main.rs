@@ -3,5 +3,7 @@
 
 mod cli;
 mod config;
+mod fake_model;
 mod helpers;
+mod stage_one;
 mod store;

@@ -1,0 +1,76 @@
+//! A fake OpenAI-compatible server: answers each chat completion from a
+//! script that sees the stage-one request document, and records every request.
+
+use serde_json::{Value, json};
+use std::sync::Arc;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// Decides the answer to one stage-one request document (spec §5).
+pub type Script = Arc<dyn Fn(&Value) -> ResponseTemplate + Send + Sync>;
+
+struct Scripted(Script);
+
+impl Respond for Scripted {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        (self.0)(&stage_one_document(&request.body))
+    }
+}
+
+/// The JSON document of the user message of a recorded chat request.
+pub fn stage_one_document(body: &[u8]) -> Value {
+    let chat: Value = serde_json::from_slice(body).expect("the client sends JSON");
+    let user = chat["messages"][1]["content"]
+        .as_str()
+        .expect("a user message with text content");
+    serde_json::from_str(user).expect("the user message is the spec §5 document")
+}
+
+pub async fn start(
+    script: impl Fn(&Value) -> ResponseTemplate + Send + Sync + 'static,
+) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/chat/completions"))
+        .respond_with(Scripted(Arc::new(script)))
+        .mount(&server)
+        .await;
+    server
+}
+
+/// A chat completion whose content is `answer` (usually `{"slips": [...]}`).
+pub fn completion(answer: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": "fake",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": answer}}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+    }))
+}
+
+pub fn slips(slips: Value) -> ResponseTemplate {
+    completion(&json!({ "slips": slips }).to_string())
+}
+
+pub fn slip(message_id: &str, quote: &str, kind: &str, scope: &str) -> Value {
+    json!({"message_id": message_id, "quote": quote, "content": format!("note: {quote}"),
+           "kind": kind, "scope": scope, "durability": "lasting", "valid_until": null})
+}
+
+/// The ids of the `messages` (or `context`) of every request the server got.
+pub async fn sent_ids(server: &MockServer, part: &str) -> Vec<Vec<String>> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            stage_one_document(&r.body)[part]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["message_id"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect()
+}
