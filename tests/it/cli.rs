@@ -202,6 +202,15 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
             &["--now", "yesterday", "recall", "--user", "u"],
             "not an RFC 3339 time",
         ),
+        (
+            &["--run-once", "memories", "list", "--user", "u"],
+            "--run-once takes no command",
+        ),
+        (
+            &["--format", "json"],
+            "nothing to do: give a command or --run-once",
+        ),
+        (&["--dry-run", "status"], "--run-once"),
     ];
     for (args, expected) in cases {
         let run = d.run(args);
