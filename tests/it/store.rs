@@ -24,6 +24,7 @@ on_both_backends!(
     rejecting_a_suggestion_is_final,
     recall_returns_active_in_scope_memories_with_their_sources,
     set_refuses_secrets_and_is_idempotent,
+    the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical,
 );
 
 fn at(s: &str) -> Time {
@@ -607,4 +608,45 @@ async fn set_refuses_secrets_and_is_idempotent<S: RawSql>(store: &S) {
         .unwrap();
     assert_eq!(first.memory.memory_id, second.memory.memory_id);
     assert_eq!(store.memories("u1").await.unwrap().len(), 1);
+}
+
+async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: RawSql>(store: &S) {
+    let mut auto = auto_memory("u1", "最近在做低糖酸奶项目");
+    auto.expires_at = Some(at("2026-11-29T00:00:00Z"));
+    store
+        .apply(vec![Write::InsertMemory(auto.clone())])
+        .await
+        .unwrap();
+    let mut request = explicit("u1", Kind::RecentFocus, "global", "本周在做酸奶项目");
+    request.expires_at = Some(at("2026-11-29T06:00:00Z"));
+    let explicit = Manager::new(store, at("2026-11-28T00:00:00Z"))
+        .set(request)
+        .await
+        .unwrap()
+        .memory;
+
+    let config = dreamd::config::Config::load(None).unwrap();
+    let summary =
+        dreamd::run::run_once(store, &config, &dreamd::llm::Provider::Rules, now(), false)
+            .await
+            .unwrap();
+    assert_eq!(summary.memories_expired, 1);
+    let swept = store.memory(&auto.memory_id).await.unwrap().unwrap();
+    assert_eq!((swept.status, swept.version), (Status::Expired, 2));
+    let event = store.history(&auto.memory_id).await.unwrap().pop().unwrap();
+    assert_eq!(
+        (event.actor, event.action.as_str()),
+        (dreamd::domain::Actor::Dreamd, "expire")
+    );
+    assert_eq!(event.run_id.as_deref(), Some(summary.run_id.as_str()));
+    assert_eq!(
+        store.memory(&explicit.memory_id).await.unwrap().unwrap(),
+        explicit,
+        "explicit memories are never changed by dreamd"
+    );
+    assert_eq!(store.history(&explicit.memory_id).await.unwrap().len(), 1);
+    assert_eq!(
+        store.recent_runs(5).await.unwrap()[0].run_id,
+        summary.run_id
+    );
 }
