@@ -622,3 +622,37 @@ async fn a_run_stops_taking_conversations_when_its_token_budget_is_spent() {
     let (_, second) = d.run_once(NOW, &[]);
     assert_eq!(second["conversations"]["selected"], 1);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_that_does_not_answer_in_time_costs_only_its_conversation() {
+    let server = fake_model::start(|doc: &Value| {
+        let answer = slips(json!([]));
+        if doc["conversation_id"] == "slow" {
+            answer.set_delay(std::time::Duration::from_secs(3))
+        } else {
+            answer
+        }
+    })
+    .await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__TIMEOUT_SECS", "1")
+        .env("DREAMD_LLM__MAX_RETRIES", "0");
+    d.ingest(&[
+        user("slow", "m1", "hi", "2026-11-28T00:00:00Z"),
+        user("fast", "m1", "hi", "2026-11-28T00:00:00Z"),
+    ]);
+    let (code, summary) = d.run_once(NOW, &[]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        (
+            summary["conversations"]["done"].as_u64(),
+            summary["conversations"]["failed"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert!(
+        summary["duration_ms"].as_u64().unwrap() < 3000,
+        "the timeout cut the call short: {summary}"
+    );
+}
