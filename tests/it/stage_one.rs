@@ -467,7 +467,14 @@ fn the_rules_provider_on_real_dialogue_quotes_verbatim_and_keeps_no_one_off() {
     ] {
         let path = format!("{data}/{file}");
         let Ok(text) = std::fs::read_to_string(&path) else {
-            panic!("{path} is missing: the shared data folder must sit beside the repository");
+            assert!(
+                std::env::var("CI").is_err(),
+                "{path} is missing: CI lays shared/ beside the clone"
+            );
+            eprintln!(
+                "skipped: {path} is missing (the shared data folder sits beside the repository)"
+            );
+            return;
         };
         for l in text.lines() {
             let v: Value = serde_json::from_str(l).unwrap();
