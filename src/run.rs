@@ -13,6 +13,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use tracing::Instrument;
 
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct ConversationCounts {
@@ -229,19 +230,29 @@ async fn extract_all<S: Store>(
     futures::stream::iter(candidates)
         .map(|candidate| {
             let spent = &spent;
+            let span = tracing::info_span!(
+                "conversation",
+                conversation_id = %candidate.conversation_id,
+                user_id = %candidate.user_id
+            );
             async move {
-                let _span = tracing::info_span!("conversation", conversation_id = %candidate.conversation_id).entered();
                 if spent.load(Ordering::Relaxed) >= budget {
                     if let Some(owner) = stage_one.owner {
-                        let _ = stage_one.store.release_claim(&candidate.conversation_id, owner).await;
+                        if let Err(e) = stage_one.store.release_claim(&candidate.conversation_id, owner).await {
+                            tracing::warn!(error = %e, "could not release the claim; it expires by itself");
+                        }
                     }
                     tracing::info!("token budget of this run spent; left for the next run");
                     return None;
                 }
                 let outcome = stage_one.conversation(candidate, clock()).await;
-                spent.fetch_add(outcome.usage.prompt_tokens + outcome.usage.completion_tokens, Ordering::Relaxed);
+                spent.fetch_add(
+                    outcome.usage.prompt_tokens + outcome.usage.completion_tokens,
+                    Ordering::Relaxed,
+                );
                 Some(outcome)
             }
+            .instrument(span)
         })
         .buffer_unordered(config.raw.llm.concurrency as usize)
         .filter_map(|o| async move { o })
