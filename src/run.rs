@@ -237,10 +237,10 @@ async fn extract_all<S: Store>(
             );
             async move {
                 if spent.load(Ordering::Relaxed) >= budget {
-                    if let Some(owner) = stage_one.owner {
-                        if let Err(e) = stage_one.store.release_claim(&candidate.conversation_id, owner).await {
-                            tracing::warn!(error = %e, "could not release the claim; it expires by itself");
-                        }
+                    if let Some(owner) = stage_one.owner
+                        && let Err(e) = stage_one.store.release_claim(&candidate.conversation_id, owner).await
+                    {
+                        tracing::warn!(error = %e, "could not release the claim; it expires by itself");
                     }
                     tracing::info!("token budget of this run spent; left for the next run");
                     return None;
