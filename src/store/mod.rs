@@ -13,8 +13,8 @@ pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use crate::domain::{
-    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, SuggestionStatus, Time,
-    Tombstone,
+    Event, Evidence, Memory, NewMessage, Slip, SlipState, StoredMessage, Suggestion,
+    SuggestionStatus, Time, Tombstone,
 };
 use crate::error::Result;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -58,6 +58,15 @@ pub enum Write {
     InsertSuggestion {
         suggestion: Suggestion,
         slip_ids: Vec<String>,
+    },
+    AddSuggestionEvidence {
+        suggestion_id: String,
+        slip_ids: Vec<String>,
+    },
+    /// Moves slips to `state`; erased slips stay erased.
+    SetSlipStates {
+        slip_ids: Vec<String>,
+        state: SlipState,
     },
     /// Records a person's decision, only if the suggestion is still pending.
     DecideSuggestion {
@@ -242,7 +251,7 @@ pub trait Store: Send + Sync {
         owner: &str,
     ) -> impl Future<Output = Result<()>> + Send;
 
-    /// Extends every claim `owner` holds to `until`.
+    /// Extends every claim `owner` holds, on conversations and users, to `until`.
     fn renew_claims(&self, owner: &str, until: Time) -> impl Future<Output = Result<u64>> + Send;
 
     /// Auto memories still `active` whose expiry is at or before `now`.
@@ -257,6 +266,21 @@ pub trait Store: Send + Sync {
 
     /// The newest `limit` failed ranges, newest first.
     fn failed_ranges(&self, limit: u32) -> impl Future<Output = Result<Vec<FailedRange>>> + Send;
+
+    /// Users with slips in state `new`, whichever run made them (spec §6, §10.12).
+    fn users_with_new_slips(&self) -> impl Future<Output = Result<Vec<String>>> + Send;
+
+    /// Claims a user for stage two until `until`, unless another owner holds a
+    /// live claim; returns whether this owner now holds it.
+    fn claim_user(
+        &self,
+        user_id: &str,
+        owner: &str,
+        now: Time,
+        until: Time,
+    ) -> impl Future<Output = Result<bool>> + Send;
+
+    fn release_user(&self, user_id: &str, owner: &str) -> impl Future<Output = Result<()>> + Send;
 
     /// The scopes a conversation was given at ingest; empty when unknown.
     fn conversation_scopes(
@@ -309,6 +333,10 @@ pub(crate) fn write_name(write: &Write) -> String {
         Write::InsertSuggestion { suggestion, .. } => {
             format!("insert of suggestion {}", suggestion.suggestion_id)
         }
+        Write::AddSuggestionEvidence { suggestion_id, .. } => {
+            format!("evidence of suggestion {suggestion_id}")
+        }
+        Write::SetSlipStates { state, .. } => format!("moving slips to {state}"),
         Write::DecideSuggestion { suggestion_id, .. } => {
             format!("decision on suggestion {suggestion_id}")
         }

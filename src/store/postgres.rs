@@ -8,7 +8,8 @@ use super::{
 };
 use crate::config::mask_url_password;
 use crate::domain::{
-    Event, Evidence, Memory, NewMessage, Slip, StoredMessage, Suggestion, Time, Tombstone,
+    Event, Evidence, Memory, NewMessage, Slip, SlipState, StoredMessage, Suggestion, Time,
+    Tombstone,
 };
 use crate::error::{Error, Result};
 use sqlx::postgres::{PgPoolOptions, PgRow};
@@ -384,6 +385,15 @@ async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
             .await
             .map_err(Error::db(context()))?;
         }
+        Write::AddSuggestionEvidence {
+            suggestion_id,
+            slip_ids,
+        } => {
+            add_suggestion_evidence(conn, suggestion_id, slip_ids).await?;
+        }
+        Write::SetSlipStates { slip_ids, state } => {
+            set_slip_states(conn, slip_ids, *state).await?;
+        }
         Write::DecideSuggestion {
             suggestion_id,
             status,
@@ -413,6 +423,36 @@ async fn add_evidence(conn: &mut PgConnection, memory_id: &str, slip_ids: &[Stri
         .execute(&mut *conn)
         .await
         .map_err(Error::db(format!("adding evidence to memory {memory_id}")))?;
+    Ok(())
+}
+
+async fn add_suggestion_evidence(
+    conn: &mut PgConnection,
+    suggestion_id: &str,
+    slip_ids: &[String],
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO suggestion_evidence (suggestion_id, slip_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
+    )
+    .bind(suggestion_id)
+    .bind(slip_ids)
+    .execute(&mut *conn)
+    .await
+    .map_err(Error::db(format!("adding evidence to suggestion {suggestion_id}")))?;
+    Ok(())
+}
+
+async fn set_slip_states(
+    conn: &mut PgConnection,
+    slip_ids: &[String],
+    state: SlipState,
+) -> Result<()> {
+    sqlx::query("UPDATE slips SET state = $1 WHERE slip_id = ANY($2) AND state <> 'erased'")
+        .bind(state.as_str())
+        .bind(slip_ids)
+        .execute(&mut *conn)
+        .await
+        .map_err(Error::db(format!("moving slips to {state}")))?;
     Ok(())
 }
 
@@ -809,15 +849,55 @@ impl Store for PgStore {
     }
 
     async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64> {
-        Ok(
-            sqlx::query("UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2")
+        let mut renewed = 0;
+        for sql in [
+            "UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2",
+            "UPDATE user_claims SET expires_at = $1 WHERE owner = $2",
+        ] {
+            renewed += sqlx::query(sql)
                 .bind(until)
                 .bind(owner)
                 .execute(&self.pool)
                 .await
                 .map_err(Error::db("renewing claims"))?
-                .rows_affected(),
+                .rows_affected();
+        }
+        Ok(renewed)
+    }
+
+    async fn users_with_new_slips(&self) -> Result<Vec<String>> {
+        sqlx::query_scalar(
+            "SELECT DISTINCT user_id FROM slips WHERE state = 'new' ORDER BY user_id",
         )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("reading users with new slips"))
+    }
+
+    async fn claim_user(&self, user_id: &str, owner: &str, now: Time, until: Time) -> Result<bool> {
+        let claimed = sqlx::query(
+            "INSERT INTO user_claims (user_id, owner, expires_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at \
+             WHERE user_claims.expires_at <= $4 OR user_claims.owner = excluded.owner",
+        )
+        .bind(user_id)
+        .bind(owner)
+        .bind(until)
+        .bind(now)
+        .execute(&self.pool)
+        .await
+        .map_err(Error::db(format!("claiming user {user_id}")))?;
+        Ok(claimed.rows_affected() == 1)
+    }
+
+    async fn release_user(&self, user_id: &str, owner: &str) -> Result<()> {
+        sqlx::query("DELETE FROM user_claims WHERE user_id = $1 AND owner = $2")
+            .bind(user_id)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db(format!("releasing user {user_id}")))?;
+        Ok(())
     }
 
     async fn expiring_memories(&self, now: Time) -> Result<Vec<Memory>> {

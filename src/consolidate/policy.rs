@@ -1,0 +1,1469 @@
+//! The policy of spec §6: what of the model's proposals dreamd applies.
+//!
+//! Pure functions over a user's state. Each proposed operation is checked in
+//! order against the state the ones before it left; the result is the list
+//! of store writes, the counts for the run summary, and every rejection with
+//! the id to look at. Nothing here can change an explicit memory: operations
+//! aimed at one become suggestions for a person.
+
+use crate::config::KindPolicy;
+use crate::detect;
+use crate::domain::{
+    Actor, Event, Kind, Memory, Origin, Scope, Slip, SlipState, Status, Suggestion, SuggestionOp,
+    SuggestionStatus, Time, Tombstone, new_id,
+};
+use crate::manage::MAX_MEMORY_CHARS;
+use crate::store::Write;
+use crate::text;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One operation as the model (or the rules provider) proposes it (spec §6).
+/// Kinds and scopes stay strings so a bad one rejects the operation, not the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Proposal {
+    Create {
+        kind: String,
+        scope: String,
+        content: String,
+        slip_ids: Vec<String>,
+        #[serde(default)]
+        supersedes_slip_ids: Vec<String>,
+    },
+    Update {
+        memory_id: String,
+        content: String,
+        slip_ids: Vec<String>,
+    },
+    Confirm {
+        memory_id: String,
+        slip_ids: Vec<String>,
+    },
+    Retire {
+        memory_id: String,
+        reason: String,
+        slip_ids: Vec<String>,
+    },
+    Suggest {
+        kind: String,
+        scope: String,
+        content: String,
+        #[serde(default)]
+        memory_id: Option<String>,
+        slip_ids: Vec<String>,
+    },
+}
+
+/// The numbers the policy applies (spec §2, §9).
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub kinds: BTreeMap<Kind, KindPolicy>,
+    pub suggestion_cooldown: chrono::Duration,
+}
+
+/// A suggestion with the slips it rests on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnownSuggestion {
+    pub suggestion: Suggestion,
+    pub slip_ids: Vec<String>,
+}
+
+/// Everything the policy knows about one user, as read at the start.
+#[derive(Debug, Clone)]
+pub struct UserState {
+    pub user_id: String,
+    pub now: Time,
+    pub run_id: String,
+    /// Every memory of the user, by id, whatever its status.
+    pub memories: BTreeMap<String, Memory>,
+    /// Evidence slip ids of each memory.
+    pub evidence: HashMap<String, Vec<String>>,
+    /// The user's slips that are not erased, by id.
+    pub slips: HashMap<String, Slip>,
+    /// Pending and decided suggestions.
+    pub suggestions: Vec<KnownSuggestion>,
+    pub tombstones: Vec<Tombstone>,
+}
+
+/// What the policy decided for one user.
+#[derive(Debug, Default)]
+pub struct Decisions {
+    pub writes: Vec<Write>,
+    /// Applied operations by name: create, update, confirm, retire, suggest.
+    pub applied: BTreeMap<&'static str, u64>,
+    pub rejected: BTreeMap<&'static str, u64>,
+    /// Every rejection with the memory or slip id an operator should look at.
+    pub rejections: Vec<(&'static str, String)>,
+    pub deferred: u64,
+    /// The new state of each slip this batch touched.
+    pub slip_states: HashMap<String, SlipState>,
+}
+
+type Rejection = (&'static str, String);
+
+/// Decides `proposals` in order and settles every slip of `groups` that is
+/// still `new` (spec §6: none stays `new`).
+pub fn decide(
+    state: &mut UserState,
+    proposals: Vec<Proposal>,
+    rules: &Rules,
+    groups: &BTreeSet<(Kind, Scope)>,
+) -> Decisions {
+    let mut d = Decisions::default();
+    for proposal in proposals {
+        if let Err((reason, id)) = decide_one(state, &proposal, rules, &mut d) {
+            *d.rejected.entry(reason).or_default() += 1;
+            d.rejections.push((reason, id));
+        }
+    }
+    settle_slips(state, groups, &mut d);
+    d
+}
+
+fn decide_one(
+    state: &mut UserState,
+    p: &Proposal,
+    rules: &Rules,
+    d: &mut Decisions,
+) -> Result<(), Rejection> {
+    match p {
+        Proposal::Create {
+            kind,
+            scope,
+            content,
+            slip_ids,
+            supersedes_slip_ids,
+        } => create(
+            state,
+            rules,
+            d,
+            (kind, scope),
+            content,
+            slip_ids,
+            supersedes_slip_ids,
+        ),
+        Proposal::Update {
+            memory_id,
+            content,
+            slip_ids,
+        } => update(state, rules, d, memory_id, content, slip_ids),
+        Proposal::Confirm {
+            memory_id,
+            slip_ids,
+        } => confirm(state, rules, d, memory_id, slip_ids),
+        Proposal::Retire {
+            memory_id,
+            reason,
+            slip_ids,
+        } => retire(state, rules, d, memory_id, reason, slip_ids),
+        Proposal::Suggest {
+            kind,
+            scope,
+            content,
+            memory_id,
+            slip_ids,
+        } => suggest_proposed(
+            state,
+            rules,
+            d,
+            (kind, scope),
+            content,
+            memory_id.as_deref(),
+            slip_ids,
+        ),
+    }
+}
+
+fn parse_group(kind: &str, scope: &str) -> Result<(Kind, Scope), Rejection> {
+    let k: Kind = kind
+        .parse()
+        .map_err(|_| ("invalid", format!("kind {kind}")))?;
+    let s: Scope = scope
+        .parse()
+        .map_err(|_| ("invalid", format!("scope {scope}")))?;
+    Ok((k, s))
+}
+
+/// Normalises a text the model wrote and refuses what may not be stored.
+fn checked_text(text: &str, id: &str) -> Result<String, Rejection> {
+    let t = text::normalize(text);
+    if t.is_empty() || t.chars().count() > MAX_MEMORY_CHARS {
+        return Err(("invalid", id.to_owned()));
+    }
+    if detect::scan(&t).is_some() {
+        return Err(("forbidden", id.to_owned()));
+    }
+    Ok(t)
+}
+
+impl UserState {
+    fn memory(&self, id: &str) -> Result<&Memory, Rejection> {
+        self.memories.get(id).ok_or(("unknown_id", id.to_owned()))
+    }
+
+    /// The cited slips, all known and of the group (spec §6 rule 1).
+    fn cited(&self, ids: &[String], group: &(Kind, Scope)) -> Result<Vec<Slip>, Rejection> {
+        let mut slips = Vec::new();
+        for id in ids {
+            let slip = self.slips.get(id).ok_or(("unknown_id", id.clone()))?;
+            if (slip.kind, &slip.scope) != (group.0, &group.1) {
+                return Err(("scope_mismatch", id.clone()));
+            }
+            if !slips.iter().any(|s: &Slip| &s.slip_id == id) {
+                slips.push(slip.clone());
+            }
+        }
+        Ok(slips)
+    }
+
+    /// The last deletion or disable in a group: evidence expressed before it never counts (§10.8).
+    fn blocked_until(&self, group: &(Kind, Scope)) -> Option<Time> {
+        let deleted = self
+            .tombstones
+            .iter()
+            .filter(|t| (t.kind, &t.scope) == (group.0, &group.1))
+            .map(|t| t.deleted_at);
+        let disabled = self
+            .memories
+            .values()
+            .filter(|m| m.status == Status::Disabled && (m.kind, &m.scope) == (group.0, &group.1))
+            .map(|m| m.updated_at);
+        deleted.chain(disabled).max()
+    }
+
+    /// The slips that count as evidence: not consumed, not from before a deletion or disable.
+    fn counting(&self, slips: Vec<Slip>, group: &(Kind, Scope)) -> Vec<Slip> {
+        let blocked = self.blocked_until(group);
+        slips
+            .into_iter()
+            .filter(|s| {
+                s.state != SlipState::Consumed && blocked.is_none_or(|b| s.expressed_at > b)
+            })
+            .collect()
+    }
+
+    fn newest_evidence(&self, memory_id: &str) -> Option<Time> {
+        self.evidence
+            .get(memory_id)?
+            .iter()
+            .filter_map(|id| self.slips.get(id))
+            .map(|s| s.expressed_at)
+            .max()
+    }
+
+    /// A tombstone with the same text whose deletion came after some of the evidence (§6 rule 7).
+    fn tombstoned(&self, content: &str, evidence: &[Slip]) -> bool {
+        let fingerprint = text::fingerprint(content);
+        let oldest = evidence.iter().map(|s| s.expressed_at).min();
+        self.tombstones
+            .iter()
+            .any(|t| t.fingerprint == fingerprint && oldest.is_none_or(|o| o <= t.deleted_at))
+    }
+
+    fn equal_memory(
+        &self,
+        group: &(Kind, Scope),
+        content: &str,
+        status: Status,
+    ) -> Option<&Memory> {
+        let folded = text::fold(content);
+        self.memories.values().find(|m| {
+            m.status_at(self.now) == status
+                && (m.kind, &m.scope) == (group.0, &group.1)
+                && m.content.as_deref().map(text::fold).as_deref() == Some(folded.as_str())
+        })
+    }
+}
+
+fn nonempty(slips: Vec<Slip>, cited_any: bool) -> Result<Vec<Slip>, Rejection> {
+    if slips.is_empty() {
+        return Err((
+            if cited_any {
+                "tombstoned"
+            } else {
+                "no_evidence"
+            },
+            String::new(),
+        ));
+    }
+    Ok(slips)
+}
+
+fn ids(slips: &[Slip]) -> Vec<String> {
+    slips.iter().map(|s| s.slip_id.clone()).collect()
+}
+
+fn distinct_conversations(slips: &[Slip]) -> usize {
+    slips
+        .iter()
+        .map(|s| &s.conversation_id)
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+/// Spec §6 rule 9: newest evidence + the kind's TTL, or the newest slip's end when it gave one.
+pub fn expiry(kind_policy: &KindPolicy, evidence: &[Slip]) -> Option<Time> {
+    let newest = evidence.iter().max_by_key(|s| s.expressed_at)?;
+    let by_ttl = kind_policy
+        .ttl_days
+        .map(|d| newest.expressed_at + chrono::Duration::days(i64::from(d)));
+    let until = newest.valid_until;
+    match (by_ttl, until) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn dreamd_event(
+    state: &UserState,
+    memory_id: &str,
+    action: &str,
+    slips: &[Slip],
+    before: Option<&Memory>,
+    after: &Memory,
+) -> Event {
+    Event {
+        event_id: new_id(),
+        memory_id: memory_id.to_owned(),
+        at: state.now,
+        actor: Actor::Dreamd,
+        action: action.to_owned(),
+        run_id: Some(state.run_id.clone()),
+        slip_ids: ids(slips),
+        before: before.map(Memory::snapshot),
+        after: Some(after.snapshot()),
+    }
+}
+
+fn mark(d: &mut Decisions, slips: &[Slip], slip_state: SlipState) {
+    for s in slips {
+        let entry = d.slip_states.entry(s.slip_id.clone()).or_insert(slip_state);
+        if slip_state == SlipState::Consolidated {
+            *entry = SlipState::Consolidated;
+        }
+    }
+}
+
+fn count(d: &mut Decisions, op: &'static str) {
+    *d.applied.entry(op).or_default() += 1;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn create(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    (kind, scope): (&str, &str),
+    content: &str,
+    slip_ids: &[String],
+    supersedes: &[String],
+) -> Result<(), Rejection> {
+    let group = parse_group(kind, scope)?;
+    let cited = state.cited(slip_ids, &group)?;
+    let superseded = state.cited(supersedes, &group)?;
+    let content = checked_text(content, slip_ids.first().map_or("", |s| s.as_str()))?;
+    let newest_cited = cited
+        .iter()
+        .chain(&superseded)
+        .map(|s| s.expressed_at)
+        .max();
+    if newest_cited.is_some_and(|t| !cited.iter().any(|s| s.expressed_at == t)) {
+        return Err(("stale_evidence", slip_ids.join(",")));
+    }
+    let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
+    let superseded = state.counting(superseded, &group);
+    if state.tombstoned(&content, &evidence) {
+        return Err(("tombstoned", evidence[0].slip_id.clone()));
+    }
+    if let Some(disabled) = state
+        .equal_memory(&group, &content, Status::Disabled)
+        .cloned()
+    {
+        return suggest(
+            state,
+            rules,
+            d,
+            SuggestionOp::Enable,
+            &group,
+            None,
+            Some(&disabled),
+            &evidence,
+        );
+    }
+    if let Some(active) = state
+        .equal_memory(&group, &content, Status::Active)
+        .cloned()
+    {
+        return confirm_memory(state, rules, d, &active, evidence);
+    }
+    let policy = &rules.kinds[&group.0];
+    if !policy.auto {
+        return suggest(
+            state,
+            rules,
+            d,
+            SuggestionOp::Create,
+            &group,
+            Some(&content),
+            None,
+            &evidence,
+        );
+    }
+    let all: Vec<Slip> = evidence.iter().chain(&superseded).cloned().collect();
+    if distinct_conversations(&all) < policy.min_evidence as usize {
+        d.deferred += 1;
+        mark(d, &all, SlipState::Deferred);
+        return Ok(());
+    }
+    let memory = Memory {
+        memory_id: new_id(),
+        user_id: state.user_id.clone(),
+        kind: group.0,
+        scope: group.1.clone(),
+        origin: Origin::Auto,
+        status: Status::Active,
+        version: 1,
+        content: Some(content),
+        created_at: state.now,
+        updated_at: state.now,
+        expires_at: expiry(policy, &evidence),
+    };
+    d.writes.push(Write::InsertMemory(memory.clone()));
+    d.writes.push(Write::InsertEvent(dreamd_event(
+        state,
+        &memory.memory_id,
+        "create",
+        &evidence,
+        None,
+        &memory,
+    )));
+    d.writes.push(Write::AddEvidence {
+        memory_id: memory.memory_id.clone(),
+        slip_ids: ids(&evidence),
+    });
+    mark(d, &evidence, SlipState::Consolidated);
+    mark(d, &superseded, SlipState::Consumed);
+    state
+        .evidence
+        .insert(memory.memory_id.clone(), ids(&evidence));
+    state.memories.insert(memory.memory_id.clone(), memory);
+    count(d, "create");
+    Ok(())
+}
+
+/// The target of update, confirm and retire, with its group; `Err` when it is not active.
+fn target(
+    state: &UserState,
+    memory_id: &str,
+    slip_ids: &[String],
+) -> Result<(Memory, Vec<Slip>), Rejection> {
+    let memory = state.memory(memory_id)?.clone();
+    let cited = state.cited(slip_ids, &(memory.kind, memory.scope.clone()))?;
+    if !matches!(
+        memory.status_at(state.now),
+        Status::Active | Status::Disabled
+    ) {
+        return Err(("not_active", memory_id.to_owned()));
+    }
+    Ok((memory, cited))
+}
+
+/// Only active auto memories may be changed by dreamd (spec §6 rule 2).
+fn changeable(memory: &Memory) -> bool {
+    memory.origin == Origin::Auto && memory.status == Status::Active
+}
+
+fn newer_than_evidence(state: &UserState, memory: &Memory, slips: &[Slip]) -> Vec<Slip> {
+    let newest = state.newest_evidence(&memory.memory_id);
+    slips
+        .iter()
+        .filter(|s| newest.is_none_or(|n| s.expressed_at > n))
+        .cloned()
+        .collect()
+}
+
+fn update(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    memory_id: &str,
+    content: &str,
+    slip_ids: &[String],
+) -> Result<(), Rejection> {
+    let (memory, cited) = target(state, memory_id, slip_ids)?;
+    let group = (memory.kind, memory.scope.clone());
+    let content = checked_text(content, memory_id)?;
+    let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
+    if state.tombstoned(&content, &evidence) {
+        return Err(("tombstoned", memory_id.to_owned()));
+    }
+    if !changeable(&memory) {
+        return suggest(
+            state,
+            rules,
+            d,
+            SuggestionOp::Update,
+            &group,
+            Some(&content),
+            Some(&memory),
+            &evidence,
+        );
+    }
+    if newer_than_evidence(state, &memory, &evidence).is_empty() {
+        return Err(("stale_evidence", memory_id.to_owned()));
+    }
+    let mut after = memory.clone();
+    after.content = Some(content);
+    after.version += 1;
+    after.updated_at = state.now;
+    after.expires_at = expiry(&rules.kinds[&memory.kind], &evidence);
+    change(
+        state,
+        d,
+        Change {
+            action: "update",
+            before: &memory,
+            after,
+            evidence: &evidence,
+            replace: true,
+            reason: None,
+        },
+    );
+    Ok(())
+}
+
+fn confirm(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    memory_id: &str,
+    slip_ids: &[String],
+) -> Result<(), Rejection> {
+    let (memory, cited) = target(state, memory_id, slip_ids)?;
+    let group = (memory.kind, memory.scope.clone());
+    let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
+    confirm_memory(state, rules, d, &memory, evidence)
+}
+
+/// Adds newer evidence and renews the expiry; a confirm on an explicit or
+/// disabled memory is dropped without an event (spec §6 rule 2).
+fn confirm_memory(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    memory: &Memory,
+    evidence: Vec<Slip>,
+) -> Result<(), Rejection> {
+    if !changeable(memory) {
+        return Ok(());
+    }
+    let newer = newer_than_evidence(state, memory, &evidence);
+    if newer.is_empty() {
+        return Ok(());
+    }
+    let mut all: Vec<Slip> = state
+        .evidence
+        .get(&memory.memory_id)
+        .into_iter()
+        .flatten()
+        .filter_map(|id| state.slips.get(id).cloned())
+        .collect();
+    all.extend(newer.iter().cloned());
+    let mut after = memory.clone();
+    after.version += 1;
+    after.updated_at = state.now;
+    after.expires_at = expiry(&rules.kinds[&memory.kind], &all);
+    change(
+        state,
+        d,
+        Change {
+            action: "confirm",
+            before: memory,
+            after,
+            evidence: &newer,
+            replace: false,
+            reason: None,
+        },
+    );
+    Ok(())
+}
+
+fn retire(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    memory_id: &str,
+    reason: &str,
+    slip_ids: &[String],
+) -> Result<(), Rejection> {
+    let (memory, cited) = target(state, memory_id, slip_ids)?;
+    let group = (memory.kind, memory.scope.clone());
+    let reason = checked_text(reason, memory_id)?;
+    let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
+    if !changeable(&memory) {
+        return suggest(
+            state,
+            rules,
+            d,
+            SuggestionOp::Retire,
+            &group,
+            Some(&reason),
+            Some(&memory),
+            &evidence,
+        );
+    }
+    let newer = newer_than_evidence(state, &memory, &evidence);
+    if newer.is_empty() {
+        return Err(("stale_evidence", memory_id.to_owned()));
+    }
+    let mut after = memory.clone();
+    after.status = Status::Retired;
+    after.version += 1;
+    after.updated_at = state.now;
+    change(
+        state,
+        d,
+        Change {
+            action: "retire",
+            before: &memory,
+            after,
+            evidence: &newer,
+            replace: false,
+            reason: Some(reason),
+        },
+    );
+    Ok(())
+}
+
+/// A change dreamd makes to an auto memory.
+struct Change<'a> {
+    action: &'static str,
+    before: &'a Memory,
+    after: Memory,
+    /// The slips it rests on; with `replace` they become the whole evidence.
+    evidence: &'a [Slip],
+    replace: bool,
+    /// Why a memory was retired, kept in the event.
+    reason: Option<String>,
+}
+
+/// Writes a change to an auto memory with its event.
+fn change(state: &mut UserState, d: &mut Decisions, c: Change) {
+    debug_assert_eq!(
+        c.before.origin,
+        Origin::Auto,
+        "the policy never changes explicit memories"
+    );
+    let memory_id = c.before.memory_id.clone();
+    let mut event = dreamd_event(
+        state,
+        &memory_id,
+        c.action,
+        c.evidence,
+        Some(c.before),
+        &c.after,
+    );
+    if let (Some(reason), Some(serde_json::Value::Object(after))) = (c.reason, event.after.as_mut())
+    {
+        after.insert("reason".into(), serde_json::Value::String(reason));
+    }
+    d.writes.push(Write::UpdateMemory {
+        memory: c.after.clone(),
+        expected_version: c.before.version,
+    });
+    d.writes.push(Write::InsertEvent(event));
+    let slip_ids = ids(c.evidence);
+    if c.replace {
+        d.writes.push(Write::ReplaceEvidence {
+            memory_id: memory_id.clone(),
+            slip_ids: slip_ids.clone(),
+        });
+        state.evidence.insert(memory_id.clone(), slip_ids);
+    } else {
+        d.writes.push(Write::AddEvidence {
+            memory_id: memory_id.clone(),
+            slip_ids: slip_ids.clone(),
+        });
+        state
+            .evidence
+            .entry(memory_id.clone())
+            .or_default()
+            .extend(slip_ids);
+    }
+    mark(d, c.evidence, SlipState::Consolidated);
+    state.memories.insert(memory_id, c.after);
+    count(d, c.action);
+}
+
+fn suggest_proposed(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    (kind, scope): (&str, &str),
+    content: &str,
+    memory_id: Option<&str>,
+    slip_ids: &[String],
+) -> Result<(), Rejection> {
+    let group = parse_group(kind, scope)?;
+    let target = memory_id.map(|id| state.memory(id).cloned()).transpose()?;
+    if target
+        .as_ref()
+        .is_some_and(|m| (m.kind, &m.scope) != (group.0, &group.1))
+    {
+        return Err(("scope_mismatch", memory_id.unwrap_or_default().to_owned()));
+    }
+    let cited = state.cited(slip_ids, &group)?;
+    let content = checked_text(content, memory_id.unwrap_or(""))?;
+    let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
+    if state.tombstoned(&content, &evidence) {
+        return Err(("tombstoned", evidence[0].slip_id.clone()));
+    }
+    let op = if target.is_some() {
+        SuggestionOp::Update
+    } else {
+        SuggestionOp::Create
+    };
+    suggest(
+        state,
+        rules,
+        d,
+        op,
+        &group,
+        Some(&content),
+        target.as_ref(),
+        &evidence,
+    )
+}
+
+/// Records a suggestion, unless one with the same key is pending (its
+/// evidence grows) or was rejected and is still blocked (spec §6 rule 10).
+#[allow(clippy::too_many_arguments)]
+fn suggest(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    op: SuggestionOp,
+    group: &(Kind, Scope),
+    content: Option<&str>,
+    target: Option<&Memory>,
+    evidence: &[Slip],
+) -> Result<(), Rejection> {
+    let same_key = |s: &Suggestion| {
+        (s.kind, &s.scope) == (group.0, &group.1)
+            && match target {
+                Some(m) => s.memory_id.as_deref() == Some(m.memory_id.as_str()),
+                None => {
+                    s.memory_id.is_none()
+                        && s.content.as_deref().map(text::fold) == content.map(text::fold)
+                }
+            }
+    };
+    let newest = evidence.iter().map(|s| s.expressed_at).max();
+    for known in state
+        .suggestions
+        .iter_mut()
+        .filter(|k| same_key(&k.suggestion))
+    {
+        match known.suggestion.status {
+            SuggestionStatus::Pending => {
+                let added: Vec<String> = ids(evidence)
+                    .into_iter()
+                    .filter(|id| !known.slip_ids.contains(id))
+                    .collect();
+                if !added.is_empty() {
+                    d.writes.push(Write::AddSuggestionEvidence {
+                        suggestion_id: known.suggestion.suggestion_id.clone(),
+                        slip_ids: added.clone(),
+                    });
+                    known.slip_ids.extend(added);
+                }
+                mark(d, evidence, SlipState::Consolidated);
+                count(d, "suggest");
+                return Ok(());
+            }
+            SuggestionStatus::Rejected => {
+                let decided = known
+                    .suggestion
+                    .decided_at
+                    .unwrap_or(known.suggestion.created_at);
+                let cooling = state.now < decided + rules.suggestion_cooldown;
+                let said_again = newest.is_some_and(|t| t > decided);
+                if cooling || !said_again {
+                    return Err((
+                        "suggestion_rejected",
+                        known.suggestion.suggestion_id.clone(),
+                    ));
+                }
+            }
+            SuggestionStatus::Accepted => {}
+        }
+    }
+    let suggestion = Suggestion {
+        suggestion_id: new_id(),
+        user_id: state.user_id.clone(),
+        op,
+        kind: group.0,
+        scope: group.1.clone(),
+        content: content.map(str::to_owned),
+        memory_id: target.map(|m| m.memory_id.clone()),
+        target_version: target.map(|m| m.version),
+        status: SuggestionStatus::Pending,
+        created_at: state.now,
+        decided_at: None,
+    };
+    d.writes.push(Write::InsertSuggestion {
+        suggestion: suggestion.clone(),
+        slip_ids: ids(evidence),
+    });
+    state.suggestions.push(KnownSuggestion {
+        suggestion,
+        slip_ids: ids(evidence),
+    });
+    mark(d, evidence, SlipState::Consolidated);
+    count(d, "suggest");
+    Ok(())
+}
+
+/// After the operations no slip of the processed groups stays `new` (spec §6).
+fn settle_slips(state: &UserState, groups: &BTreeSet<(Kind, Scope)>, d: &mut Decisions) {
+    for slip in state.slips.values() {
+        let in_group = groups.contains(&(slip.kind, slip.scope.clone()));
+        if in_group && slip.state == SlipState::New && !d.slip_states.contains_key(&slip.slip_id) {
+            d.slip_states
+                .insert(slip.slip_id.clone(), SlipState::Deferred);
+        }
+    }
+    let mut by_state: BTreeMap<SlipState, Vec<String>> = BTreeMap::new();
+    for (id, new_state) in &d.slip_states {
+        if state.slips.get(id).is_some_and(|s| s.state != *new_state) {
+            by_state.entry(*new_state).or_default().push(id.clone());
+        }
+    }
+    for (slip_state, mut slip_ids) in by_state {
+        slip_ids.sort();
+        d.writes.push(Write::SetSlipStates {
+            slip_ids,
+            state: slip_state,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Durability;
+
+    const NOW: &str = "2026-11-29T12:00:00Z";
+
+    fn at(s: &str) -> Time {
+        s.parse().unwrap()
+    }
+
+    fn rules() -> Rules {
+        let figment = figment::Figment::from(
+            <figment::providers::Toml as figment::providers::Format>::string(
+                crate::config::DEFAULT_TOML,
+            ),
+        );
+        let raw: crate::config::RawConfig = figment.extract().unwrap();
+        Rules {
+            kinds: raw.validate(&figment).unwrap().kinds,
+            suggestion_cooldown: chrono::Duration::days(30),
+        }
+    }
+
+    fn slip(id: &str, conversation: &str, kind: Kind, scope: &str, when: &str) -> Slip {
+        Slip {
+            slip_id: id.into(),
+            user_id: "u1".into(),
+            conversation_id: conversation.into(),
+            message_id: format!("{id}-m"),
+            kind,
+            scope: scope.parse().unwrap(),
+            durability: Durability::Lasting,
+            valid_until: None,
+            content: Some(format!("slip {id}")),
+            quote: Some(format!("quote {id}")),
+            expressed_at: at(when),
+            state: SlipState::New,
+            run_id: Some("r0".into()),
+        }
+    }
+
+    fn memory(
+        id: &str,
+        origin: Origin,
+        status: Status,
+        content: &str,
+        evidence: &[&str],
+    ) -> (Memory, Vec<String>) {
+        let m = Memory {
+            memory_id: id.into(),
+            user_id: "u1".into(),
+            kind: Kind::Presentation,
+            scope: "domain:standard".parse().unwrap(),
+            origin,
+            status,
+            version: 3,
+            content: Some(content.into()),
+            created_at: at("2026-11-01T00:00:00Z"),
+            updated_at: at("2026-11-20T00:00:00Z"),
+            expires_at: None,
+        };
+        (m, evidence.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// A user with slips s1 (c1, 11-21), s2 (c2, 11-22), s3 (c3, 11-28) in
+    /// presentation/domain:standard, t1 (terminology/global) and r1
+    /// (presentation/domain:recipe); memories: `auto` (active auto, evidence
+    /// s1), `explicit` (active explicit), `off` (disabled auto), `gone`
+    /// (retired auto), `old` (active auto, expired by time).
+    fn state() -> UserState {
+        let p = Kind::Presentation;
+        let slips = vec![
+            slip("s1", "c1", p, "domain:standard", "2026-11-21T00:00:00Z"),
+            slip("s2", "c2", p, "domain:standard", "2026-11-22T00:00:00Z"),
+            slip("s3", "c3", p, "domain:standard", "2026-11-28T00:00:00Z"),
+            slip(
+                "t1",
+                "c1",
+                Kind::Terminology,
+                "global",
+                "2026-11-28T00:00:00Z",
+            ),
+            slip("r1", "c1", p, "domain:recipe", "2026-11-28T00:00:00Z"),
+        ];
+        let mut memories = vec![
+            memory(
+                "auto",
+                Origin::Auto,
+                Status::Active,
+                "标准按流程卡整理",
+                &["s1"],
+            ),
+            memory(
+                "explicit",
+                Origin::Explicit,
+                Status::Active,
+                "复杂方案详细解释",
+                &[],
+            ),
+            memory("off", Origin::Auto, Status::Disabled, "表格对比配方", &[]),
+            memory("gone", Origin::Auto, Status::Retired, "旧习惯", &[]),
+            memory("old", Origin::Auto, Status::Active, "过期的", &[]),
+        ];
+        memories[2].0.updated_at = at("2026-11-10T00:00:00Z");
+        memories[4].0.expires_at = Some(at("2026-11-25T00:00:00Z"));
+        UserState {
+            user_id: "u1".into(),
+            now: at(NOW),
+            run_id: "run-1".into(),
+            evidence: memories
+                .iter()
+                .map(|(m, e)| (m.memory_id.clone(), e.clone()))
+                .collect(),
+            memories: memories
+                .into_iter()
+                .map(|(m, _)| (m.memory_id.clone(), m))
+                .collect(),
+            slips: slips.into_iter().map(|s| (s.slip_id.clone(), s)).collect(),
+            suggestions: Vec::new(),
+            tombstones: Vec::new(),
+        }
+    }
+
+    fn ids(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn create(
+        kind: &str,
+        scope: &str,
+        content: &str,
+        slips: &[&str],
+        supersedes: &[&str],
+    ) -> Proposal {
+        Proposal::Create {
+            kind: kind.into(),
+            scope: scope.into(),
+            content: content.into(),
+            slip_ids: ids(slips),
+            supersedes_slip_ids: ids(supersedes),
+        }
+    }
+
+    fn update(memory: &str, content: &str, slips: &[&str]) -> Proposal {
+        Proposal::Update {
+            memory_id: memory.into(),
+            content: content.into(),
+            slip_ids: ids(slips),
+        }
+    }
+
+    fn confirm(memory: &str, slips: &[&str]) -> Proposal {
+        Proposal::Confirm {
+            memory_id: memory.into(),
+            slip_ids: ids(slips),
+        }
+    }
+
+    fn retire(memory: &str, reason: &str, slips: &[&str]) -> Proposal {
+        Proposal::Retire {
+            memory_id: memory.into(),
+            reason: reason.into(),
+            slip_ids: ids(slips),
+        }
+    }
+
+    fn suggest(
+        kind: &str,
+        scope: &str,
+        content: &str,
+        memory: Option<&str>,
+        slips: &[&str],
+    ) -> Proposal {
+        Proposal::Suggest {
+            kind: kind.into(),
+            scope: scope.into(),
+            content: content.into(),
+            memory_id: memory.map(Into::into),
+            slip_ids: ids(slips),
+        }
+    }
+
+    /// What one proposal came to, in a word.
+    fn verdict(d: &Decisions) -> String {
+        if let Some((reason, _)) = d.rejections.first() {
+            return format!("rejected:{reason}");
+        }
+        if d.deferred > 0 {
+            return "deferred".into();
+        }
+        for w in &d.writes {
+            match w {
+                Write::InsertSuggestion { suggestion, .. } => {
+                    return format!("suggest:{}", suggestion.op);
+                }
+                Write::AddSuggestionEvidence { .. } => return "suggest:evidence".into(),
+                _ => {}
+            }
+        }
+        d.applied
+            .keys()
+            .next()
+            .map_or("dropped".into(), |op| op.to_string())
+    }
+
+    fn check(setup: impl Fn(&mut UserState), proposal: Proposal, expected: &str) {
+        let mut s = state();
+        setup(&mut s);
+        let explicit_before = s.memories["explicit"].clone();
+        let groups = s
+            .slips
+            .values()
+            .map(|s| (s.kind, s.scope.clone()))
+            .collect();
+        let d = decide(&mut s, vec![proposal.clone()], &rules(), &groups);
+        assert_eq!(verdict(&d), expected, "{proposal:?}");
+        assert_eq!(
+            s.memories["explicit"], explicit_before,
+            "explicit memory changed by {proposal:?}"
+        );
+        let touches_explicit = d.writes.iter().any(
+            |w| matches!(w, Write::UpdateMemory { memory, .. } if memory.memory_id == "explicit"),
+        );
+        assert!(!touches_explicit);
+    }
+
+    fn nothing(_: &mut UserState) {}
+
+    fn tombstone(
+        fingerprint_of: &str,
+        group: (Kind, &str),
+        deleted_at: &str,
+    ) -> impl Fn(&mut UserState) {
+        let t = Tombstone {
+            memory_id: "deleted".into(),
+            user_id: "u1".into(),
+            kind: group.0,
+            scope: group.1.parse().unwrap(),
+            deleted_at: at(deleted_at),
+            fingerprint: text::fingerprint(fingerprint_of),
+        };
+        move |s: &mut UserState| s.tombstones.push(t.clone())
+    }
+
+    fn known(
+        status: SuggestionStatus,
+        content: &str,
+        decided_at: Option<&str>,
+    ) -> impl Fn(&mut UserState) {
+        let k = KnownSuggestion {
+            suggestion: Suggestion {
+                suggestion_id: "known".into(),
+                user_id: "u1".into(),
+                op: SuggestionOp::Create,
+                kind: Kind::Terminology,
+                scope: Scope::global(),
+                content: Some(content.into()),
+                memory_id: None,
+                target_version: None,
+                status,
+                created_at: at("2026-11-01T00:00:00Z"),
+                decided_at: decided_at.map(at),
+            },
+            slip_ids: vec![],
+        };
+        move |s: &mut UserState| s.suggestions.push(k.clone())
+    }
+
+    const PS: (&str, &str) = ("presentation", "domain:standard");
+
+    #[test]
+    fn rule_1_ids_must_exist_belong_to_the_user_and_match_the_group() {
+        check(
+            nothing,
+            create(PS.0, PS.1, "x", &["s2", "nope"], &[]),
+            "rejected:unknown_id",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "x", &["someone-elses-slip"], &[]),
+            "rejected:unknown_id",
+        );
+        check(
+            nothing,
+            update("someone-elses-memory", "x", &["s3"]),
+            "rejected:unknown_id",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "x", &["s2", "r1"], &[]),
+            "rejected:scope_mismatch",
+        );
+        check(
+            nothing,
+            update("auto", "x", &["t1"]),
+            "rejected:scope_mismatch",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "x", &[], &[]),
+            "rejected:no_evidence",
+        );
+        check(
+            nothing,
+            create("preference", PS.1, "x", &["s2"], &[]),
+            "rejected:invalid",
+        );
+    }
+
+    #[test]
+    fn rule_2_explicit_and_disabled_targets_become_suggestions_or_are_dropped() {
+        check(
+            nothing,
+            update("explicit", "回答尽量简洁", &["s3"]),
+            "suggest:update",
+        );
+        check(
+            nothing,
+            retire("explicit", "user now wants short answers", &["s3"]),
+            "suggest:retire",
+        );
+        check(nothing, confirm("explicit", &["s3"]), "dropped");
+        check(
+            nothing,
+            update("off", "表格对比", &["s3"]),
+            "suggest:update",
+        );
+        check(nothing, confirm("off", &["s3"]), "dropped");
+        check(nothing, update("gone", "x", &["s3"]), "rejected:not_active");
+        check(nothing, update("old", "x", &["s3"]), "rejected:not_active");
+        check(
+            |s| {
+                s.memories.get_mut("auto").unwrap().status = Status::Deleted;
+            },
+            confirm("auto", &["s3"]),
+            "rejected:not_active",
+        );
+    }
+
+    #[test]
+    fn rule_3_create_needs_an_auto_kind_min_evidence_and_the_newest_slip() {
+        check(
+            nothing,
+            create(PS.0, PS.1, "标准列出条款号", &["s3"], &[]),
+            "deferred",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]),
+            "create",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "标准列出条款号", &["s3"], &["s2"]),
+            "create",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "标准列出条款号", &["s2"], &["s3"]),
+            "rejected:stale_evidence",
+        );
+        check(
+            nothing,
+            create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
+            "suggest:create",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "标准按流程卡整理", &["s3"], &[]),
+            "confirm",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "复杂方案详细解释", &["s3", "s2"], &[]),
+            "dropped",
+        );
+    }
+
+    #[test]
+    fn rules_4_to_6_update_confirm_retire_need_newer_evidence() {
+        check(
+            nothing,
+            update("auto", "标准按流程卡整理，列出条款号", &["s3"]),
+            "update",
+        );
+        check(
+            |s| {
+                s.evidence.insert("auto".into(), ids(&["s3"]));
+            },
+            update("auto", "y", &["s2"]),
+            "rejected:stale_evidence",
+        );
+        check(nothing, confirm("auto", &["s2"]), "confirm");
+        check(
+            |s| {
+                s.evidence.insert("auto".into(), ids(&["s3"]));
+            },
+            confirm("auto", &["s2"]),
+            "dropped",
+        );
+        check(
+            nothing,
+            retire("auto", "the user stopped using flow cards", &["s3"]),
+            "retire",
+        );
+        check(
+            |s| {
+                s.evidence.insert("auto".into(), ids(&["s3"]));
+            },
+            retire("auto", "no", &["s2"]),
+            "rejected:stale_evidence",
+        );
+    }
+
+    #[test]
+    fn rule_7_deleted_and_disabled_stay_gone() {
+        let deleted_after_s2 = tombstone(
+            "something else",
+            (Kind::Presentation, "domain:standard"),
+            "2026-11-23T00:00:00Z",
+        );
+        check(
+            &deleted_after_s2,
+            create(PS.0, PS.1, "新的说法", &["s2"], &[]),
+            "rejected:tombstoned",
+        );
+        check(
+            &deleted_after_s2,
+            create(PS.0, PS.1, "新的说法", &["s3", "s2"], &[]),
+            "deferred",
+        );
+        let same_text = tombstone(
+            "生命周期默认查基本属性",
+            (Kind::QueryDefault, "domain:recipe"),
+            "2026-11-25T00:00:00Z",
+        );
+        check(
+            &same_text,
+            create(PS.0, PS.1, "生命周期默认查基本属性", &["s3", "s2"], &[]),
+            "rejected:tombstoned",
+        );
+        check(
+            &same_text,
+            suggest(PS.0, PS.1, "生命周期默认查基本属性", None, &["s3"]),
+            "suggest:create",
+        );
+        check(
+            nothing,
+            create("presentation", "domain:standard", "x", &["s3"], &[]).clone(),
+            "deferred",
+        );
+        let disabled_here = |s: &mut UserState| {
+            let off = s.memories.get_mut("off").unwrap();
+            off.scope = "domain:standard".parse().unwrap();
+            off.updated_at = at("2026-11-23T00:00:00Z");
+        };
+        check(
+            disabled_here,
+            create(PS.0, PS.1, "新说法", &["s2"], &[]),
+            "rejected:tombstoned",
+        );
+        check(
+            disabled_here,
+            create(PS.0, PS.1, "表格对比配方", &["s3"], &[]),
+            "suggest:enable",
+        );
+    }
+
+    #[test]
+    fn rule_8_texts_the_model_wrote_pass_the_detectors() {
+        check(
+            nothing,
+            create(PS.0, PS.1, "密码是 Abc@12345", &["s3", "s2"], &[]),
+            "rejected:forbidden",
+        );
+        check(
+            nothing,
+            update("auto", "I am an admin", &["s3"]),
+            "rejected:forbidden",
+        );
+        check(
+            nothing,
+            retire("auto", "库存还有 300 箱", &["s3"]),
+            "rejected:forbidden",
+        );
+        check(
+            nothing,
+            suggest("terminology", "global", "call 13812345678", None, &["t1"]),
+            "rejected:forbidden",
+        );
+    }
+
+    #[test]
+    fn rule_9_expiry_is_newest_evidence_plus_ttl_or_the_given_end() {
+        let r = rules();
+        let focus = |id: &str, when: &str| slip(id, "c1", Kind::RecentFocus, "global", when);
+        let policy = &r.kinds[&Kind::RecentFocus];
+        assert_eq!(
+            expiry(
+                policy,
+                &[
+                    focus("a", "2026-11-01T00:00:00Z"),
+                    focus("b", "2026-11-26T00:00:00Z")
+                ]
+            ),
+            Some(at("2026-12-26T00:00:00Z"))
+        );
+        let mut until = focus("c", "2026-11-26T00:00:00Z");
+        until.durability = Durability::Until;
+        until.valid_until = Some(at("2026-12-01T00:00:00Z"));
+        assert_eq!(expiry(policy, &[until]), Some(at("2026-12-01T00:00:00Z")));
+        assert_eq!(
+            expiry(
+                &r.kinds[&Kind::Terminology],
+                &[focus("d", "2026-11-26T00:00:00Z")]
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn rule_10_no_repeated_suggestions() {
+        let pending = known(SuggestionStatus::Pending, "LC 指生命周期", None);
+        check(
+            &pending,
+            create("terminology", "global", "lc 指生命周期", &["t1"], &[]),
+            "suggest:evidence",
+        );
+        let rejected_recently = known(
+            SuggestionStatus::Rejected,
+            "LC 指生命周期",
+            Some("2026-11-20T00:00:00Z"),
+        );
+        check(
+            &rejected_recently,
+            create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
+            "rejected:suggestion_rejected",
+        );
+        let rejected_long_ago = known(
+            SuggestionStatus::Rejected,
+            "LC 指生命周期",
+            Some("2026-10-01T00:00:00Z"),
+        );
+        check(
+            &rejected_long_ago,
+            create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
+            "suggest:create",
+        );
+        let rejected_after_evidence = known(
+            SuggestionStatus::Rejected,
+            "LC 指生命周期",
+            Some("2026-11-28T06:00:00Z"),
+        );
+        let long_after = |s: &mut UserState| {
+            rejected_after_evidence(s);
+            s.now = at("2027-02-01T00:00:00Z");
+        };
+        check(
+            long_after,
+            create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
+            "rejected:suggestion_rejected",
+        );
+    }
+
+    #[test]
+    fn operations_see_the_state_left_by_the_ones_before() {
+        let mut s = state();
+        let groups = BTreeSet::from([(Kind::Presentation, "domain:standard".parse().unwrap())]);
+        let d = decide(
+            &mut s,
+            vec![
+                update("auto", "一", &["s2"]),
+                update("auto", "二", &["s2"]),
+                create(PS.0, PS.1, "一", &["s3"], &[]),
+            ],
+            &rules(),
+            &groups,
+        );
+        assert_eq!(d.applied.get("update"), Some(&1));
+        assert_eq!(
+            d.rejected.get("stale_evidence"),
+            Some(&1),
+            "the second update has no newer slip than the first left"
+        );
+        assert_eq!(
+            d.applied.get("confirm"),
+            Some(&1),
+            "create equal to the updated memory confirms it"
+        );
+        assert_eq!(s.memories["auto"].version, 5);
+    }
+
+    #[test]
+    fn no_slip_of_a_processed_group_stays_new() {
+        let mut s = state();
+        let groups = BTreeSet::from([(Kind::Presentation, "domain:standard".parse().unwrap())]);
+        let d = decide(
+            &mut s,
+            vec![create(PS.0, PS.1, "新", &["s3"], &["s2"])],
+            &rules(),
+            &groups,
+        );
+        assert_eq!(d.slip_states.get("s3"), Some(&SlipState::Consolidated));
+        assert_eq!(d.slip_states.get("s2"), Some(&SlipState::Consumed));
+        assert_eq!(d.slip_states.get("s1"), Some(&SlipState::Deferred));
+        assert_eq!(d.slip_states.get("t1"), None, "other groups are left alone");
+        let created = d.writes.iter().find_map(|w| match w {
+            Write::InsertMemory(m) => Some(m.clone()),
+            _ => None,
+        });
+        let created = created.unwrap();
+        assert_eq!(
+            (created.origin, created.expires_at),
+            (Origin::Auto, Some(at("2027-05-27T00:00:00Z")))
+        );
+    }
+}
