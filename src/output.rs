@@ -172,15 +172,18 @@ pub fn ingest_summary(s: &IngestSummary) -> String {
 }
 
 pub fn run_summary(s: &crate::run::RunSummary) -> String {
-    let dropped: Vec<String> = s
-        .slips
-        .dropped
-        .iter()
-        .map(|(r, n)| format!("{r} {n}"))
-        .collect();
+    let listed = |m: &std::collections::BTreeMap<String, u64>| {
+        m.iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let a = &s.operations.applied;
     let mut out = format!(
-        "{}run {}: {} conversations ({} done, {} failed), {} messages extracted, {} skipped as too old; \
-         {} slips kept{}; {} memories expired; {} model calls ({} failed, {} + {} tokens); {} ms\n",
+        "{}run {}: {} conversations ({} done, {} failed), {} messages extracted, {} skipped as too old\n\
+         \x20 slips: {} kept{}\n\
+         \x20 users: {} consolidated, {} failed; operations: {} create, {} update, {} confirm, {} retire, {} suggest, {} deferred{}\n\
+         \x20 {} memories expired; {} model calls ({} failed, {} + {} tokens); {} ms\n",
         if s.dry_run { "dry " } else { "" },
         s.run_id,
         s.conversations.selected,
@@ -189,10 +192,23 @@ pub fn run_summary(s: &crate::run::RunSummary) -> String {
         s.messages.extracted,
         s.messages.skipped_out_of_window,
         s.slips.kept,
-        if dropped.is_empty() {
+        if s.slips.dropped.is_empty() {
             String::new()
         } else {
-            format!(", dropped: {}", dropped.join(", "))
+            format!(", dropped: {}", listed(&s.slips.dropped))
+        },
+        s.users.consolidated,
+        s.users.failed,
+        a.create,
+        a.update,
+        a.confirm,
+        a.retire,
+        a.suggest,
+        s.operations.deferred,
+        if s.operations.rejected.is_empty() {
+            String::new()
+        } else {
+            format!(", rejected: {}", listed(&s.operations.rejected))
         },
         s.memories_expired,
         s.llm.calls,

@@ -6,10 +6,16 @@ use crate::error::Error;
 use std::path::Path;
 
 const STAGE_ONE: &str = include_str!("../prompts/stage_one.md");
+const CONSOLIDATION: &str = include_str!("../prompts/consolidation.md");
 
-/// The stage-one system prompt: `<prompts.dir>/stage_one.md` when the directory is set.
+/// The stage-one system prompt: `<prompts.dir>/stage_one.md` when that file exists.
 pub fn stage_one(config: &Config) -> Result<String, Error> {
     load(config, "stage_one.md", STAGE_ONE)
+}
+
+/// The stage-two system prompt: `<prompts.dir>/consolidation.md` when that file exists.
+pub fn consolidation(config: &Config) -> Result<String, Error> {
+    load(config, "consolidation.md", CONSOLIDATION)
 }
 
 fn load(config: &Config, file: &str, built_in: &str) -> Result<String, Error> {
@@ -18,6 +24,10 @@ fn load(config: &Config, file: &str, built_in: &str) -> Result<String, Error> {
         return Ok(built_in.to_owned());
     }
     let path = Path::new(dir).join(file);
+    if !path.exists() {
+        tracing::warn!(path = %path.display(), "prompts.dir has no such file; using the built-in prompt");
+        return Ok(built_in.to_owned());
+    }
     std::fs::read_to_string(&path)
         .map_err(|e| Error::Config(format!("prompts.dir: cannot read {}: {e}", path.display())))
 }

@@ -1,7 +1,8 @@
-//! One run (spec §1): select → stage one → expiry sweep, with its summary
-//! (spec §8.2). Stage two joins here once it exists.
+//! One run (spec §1): select → stage one → stage two → expiry sweep, with
+//! its summary (spec §8.2).
 
 use crate::config::Config;
+use crate::consolidate::StageTwo;
 use crate::domain::{Slip, Time, new_id};
 use crate::error::Result;
 use crate::extract::{Outcome, StageOne};
@@ -110,6 +111,39 @@ impl RunSummary {
         self.conversations.failed > 0 || self.users.failed > 0
     }
 
+    fn add_user(&mut self, outcome: crate::consolidate::Outcome) {
+        if outcome.skipped {
+            return;
+        }
+        match outcome.failed {
+            Some(_) => self.users.failed += 1,
+            None => self.users.consolidated += 1,
+        }
+        let d = outcome.decisions;
+        let applied = &mut self.operations.applied;
+        for (op, n) in d.applied {
+            match op {
+                "create" => applied.create += n,
+                "update" => applied.update += n,
+                "confirm" => applied.confirm += n,
+                "retire" => applied.retire += n,
+                _ => applied.suggest += n,
+            }
+        }
+        for (reason, n) in d.rejected {
+            *self
+                .operations
+                .rejected
+                .entry(reason.to_owned())
+                .or_default() += n;
+        }
+        self.operations.deferred += d.deferred;
+        self.llm.calls += u64::from(outcome.calls);
+        self.llm.failures += u64::from(outcome.failures);
+        self.llm.prompt_tokens += outcome.usage.prompt_tokens;
+        self.llm.completion_tokens += outcome.usage.completion_tokens;
+    }
+
     fn add(&mut self, outcome: Outcome) {
         self.conversations.selected += 1;
         match outcome.failed {
@@ -190,6 +224,25 @@ pub async fn run_once<S: Store>(
     for outcome in outcomes {
         summary.add(outcome);
     }
+    let stage_two = StageTwo {
+        store,
+        provider,
+        config,
+        run_id: &run_id,
+        owner,
+    };
+    let users = store.users_with_new_slips().await?;
+    let user_outcomes = with_claims_renewed(
+        store,
+        owner,
+        config,
+        &clock,
+        consolidate_all(&stage_two, &users, config, &clock),
+    )
+    .await;
+    for outcome in user_outcomes {
+        summary.add_user(outcome);
+    }
 
     summary.memories_expired = sweep_expired(store, clock(), &run_id, dry_run).await?;
     summary.finished_at = clock();
@@ -209,6 +262,10 @@ pub async fn run_once<S: Store>(
         conversations_selected = summary.conversations.selected,
         conversations_failed = summary.conversations.failed,
         slips_kept = summary.slips.kept,
+        users_consolidated = summary.users.consolidated,
+        users_failed = summary.users.failed,
+        memories_created = summary.operations.applied.create,
+        suggestions = summary.operations.applied.suggest,
         messages_extracted = summary.messages.extracted,
         llm_calls = summary.llm.calls,
         duration_ms = summary.duration_ms,
@@ -256,6 +313,23 @@ async fn extract_all<S: Store>(
         })
         .buffer_unordered(config.raw.llm.concurrency as usize)
         .filter_map(|o| async move { o })
+        .collect()
+        .await
+}
+
+/// Stage two for every user with new slips, `llm.concurrency` at a time.
+async fn consolidate_all<S: Store>(
+    stage_two: &StageTwo<'_, S>,
+    users: &[String],
+    config: &Config,
+    clock: &(impl Fn() -> Time + Sync),
+) -> Vec<crate::consolidate::Outcome> {
+    futures::stream::iter(users)
+        .map(|user_id| {
+            let span = tracing::info_span!("user", user_id = %user_id);
+            async move { stage_two.user(user_id, clock()).await }.instrument(span)
+        })
+        .buffer_unordered(config.raw.llm.concurrency as usize)
         .collect()
         .await
 }

@@ -1,4 +1,283 @@
-//! Stage two (spec §6): a user's new slips and memories → operations the
-//! model proposes → [`policy`] decides → one transaction per user.
+//! Stage two (spec §6): for each user with new slips, the model (or the
+//! offline rules) proposes operations over the groups that got new slips,
+//! [`policy`] decides, and the decisions, their events and the slips' new
+//! states are written in one transaction while this run holds the user's
+//! claim. A failure costs that user for this run only.
 
 pub mod policy;
+
+use crate::config::Config;
+use crate::domain::{Kind, Memory, Scope, Slip, SlipState, Status, SuggestionStatus, Time};
+use crate::error::Error;
+use crate::llm::{
+    ConsolidationRequest, LlmError, MemoryView, Provider, SlipView, SuggestionView, Usage,
+};
+use crate::store::Store;
+use crate::text::estimate_tokens;
+use policy::{Decisions, KnownSuggestion, Rules, UserState};
+use std::collections::{BTreeSet, HashMap};
+
+/// What happened to one user.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub decisions: Decisions,
+    pub calls: u32,
+    pub failures: u32,
+    pub usage: Usage,
+    pub failed: Option<String>,
+    /// Another run holds the user; left for it.
+    pub skipped: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    #[error(transparent)]
+    Model(#[from] LlmError),
+    #[error(transparent)]
+    Store(#[from] Error),
+}
+
+/// Stage two for one run.
+pub struct StageTwo<'a, S> {
+    pub store: &'a S,
+    pub provider: &'a Provider,
+    pub config: &'a Config,
+    pub run_id: &'a str,
+    /// The claim owner; `None` in a dry run, which claims and writes nothing.
+    pub owner: Option<&'a str>,
+}
+
+impl<S: Store> StageTwo<'_, S> {
+    /// Consolidates one user; never fails the run.
+    pub async fn user(&self, user_id: &str, now: Time) -> Outcome {
+        let mut outcome = Outcome::default();
+        if let Some(owner) = self.owner {
+            let until =
+                now + chrono::Duration::seconds(self.config.raw.selection.claim_ttl_secs as i64);
+            match self.store.claim_user(user_id, owner, now, until).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    outcome.skipped = true;
+                    return outcome;
+                }
+                Err(e) => {
+                    outcome.failed = Some(e.to_string());
+                    return outcome;
+                }
+            }
+        }
+        if let Err(failure) = self.consolidate(user_id, now, &mut outcome).await {
+            tracing::warn!(reason = %failure, "user failed; retried next run");
+            outcome.failed = Some(failure.to_string());
+        }
+        for (reason, id) in &outcome.decisions.rejections {
+            tracing::warn!(reason, id = %id, "operation rejected");
+        }
+        if let Some(owner) = self.owner
+            && let Err(e) = self.store.release_user(user_id, owner).await
+        {
+            tracing::warn!(error = %e, "could not release the user; the claim expires by itself");
+        }
+        outcome
+    }
+
+    async fn consolidate(
+        &self,
+        user_id: &str,
+        now: Time,
+        outcome: &mut Outcome,
+    ) -> Result<(), Failure> {
+        let mut state = self.read_state(user_id, now).await?;
+        let groups: BTreeSet<(Kind, Scope)> = state
+            .slips
+            .values()
+            .filter(|s| s.state == SlipState::New)
+            .map(|s| (s.kind, s.scope.clone()))
+            .collect();
+        let mut proposals = Vec::new();
+        for request in self.requests(&state, &groups) {
+            let report = self.provider.consolidate(&request).await;
+            outcome.calls += report.calls;
+            outcome.failures += report.failures;
+            outcome.usage.prompt_tokens += report.usage.prompt_tokens;
+            outcome.usage.completion_tokens += report.usage.completion_tokens;
+            proposals.extend(report.outcome?.operations);
+        }
+        let rules = Rules {
+            kinds: self.config.kinds.clone(),
+            suggestion_cooldown: chrono::Duration::days(i64::from(
+                self.config.raw.policy.suggestion_cooldown_days,
+            )),
+        };
+        let decisions = policy::decide(&mut state, proposals, &rules, &groups);
+        if self.owner.is_some() {
+            self.store.apply(decisions.writes.clone()).await?;
+        }
+        outcome.decisions = decisions;
+        Ok(())
+    }
+
+    async fn read_state(&self, user_id: &str, now: Time) -> Result<UserState, Error> {
+        let memories = self.store.memories(user_id).await?;
+        let memory_ids: Vec<String> = memories.iter().map(|m| m.memory_id.clone()).collect();
+        let mut evidence: HashMap<String, Vec<String>> = HashMap::new();
+        for (memory_id, e) in self.store.evidence(&memory_ids).await? {
+            evidence.entry(memory_id).or_default().push(e.slip_id);
+        }
+        let suggestions = self.store.suggestions(user_id).await?;
+        let suggestion_ids: Vec<String> = suggestions
+            .iter()
+            .map(|s| s.suggestion_id.clone())
+            .collect();
+        let mut suggestion_evidence: HashMap<String, Vec<String>> = HashMap::new();
+        for (suggestion_id, e) in self.store.suggestion_evidence(&suggestion_ids).await? {
+            suggestion_evidence
+                .entry(suggestion_id)
+                .or_default()
+                .push(e.slip_id);
+        }
+        Ok(UserState {
+            user_id: user_id.to_owned(),
+            now,
+            run_id: self.run_id.to_owned(),
+            memories: memories
+                .into_iter()
+                .map(|m| (m.memory_id.clone(), m))
+                .collect(),
+            evidence,
+            slips: self
+                .store
+                .slips(user_id, None)
+                .await?
+                .into_iter()
+                .filter(|s| s.state != SlipState::Erased)
+                .map(|s| (s.slip_id.clone(), s))
+                .collect(),
+            suggestions: suggestions
+                .into_iter()
+                .map(|s| {
+                    let slip_ids = suggestion_evidence
+                        .remove(&s.suggestion_id)
+                        .unwrap_or_default();
+                    KnownSuggestion {
+                        suggestion: s,
+                        slip_ids,
+                    }
+                })
+                .collect(),
+            tombstones: self.store.tombstones(user_id).await?,
+        })
+    }
+
+    /// The request of spec §6 for the groups with new slips, split by group
+    /// when it would exceed `llm.max_prompt_tokens`.
+    fn requests(
+        &self,
+        state: &UserState,
+        groups: &BTreeSet<(Kind, Scope)>,
+    ) -> Vec<ConsolidationRequest> {
+        let policy = &self.config.raw.policy;
+        let oldest = state.now - chrono::Duration::days(i64::from(policy.slip_ttl_days));
+        let budget = u64::from(self.config.raw.llm.max_prompt_tokens)
+            .saturating_sub(self.provider.consolidation_prompt_tokens());
+        let mut requests: Vec<ConsolidationRequest> = Vec::new();
+        let mut used = u64::MAX;
+        for group in groups {
+            let part = group_request(state, group, oldest, policy.max_slips_per_group as usize);
+            let cost = estimate_tokens(&serde_json::to_string(&part).expect("requests serialise"));
+            match requests.last_mut() {
+                Some(last) if used.saturating_add(cost) <= budget => {
+                    last.memories.extend(part.memories);
+                    last.suggestions.extend(part.suggestions);
+                    last.slips.extend(part.slips);
+                    used += cost;
+                }
+                _ => {
+                    requests.push(part);
+                    used = cost;
+                }
+            }
+        }
+        requests
+    }
+}
+
+/// One group's part of the request: its live memories, pending suggestions
+/// and the newest slips within the slip TTL, oldest first.
+fn group_request(
+    state: &UserState,
+    group: &(Kind, Scope),
+    oldest: Time,
+    max_slips: usize,
+) -> ConsolidationRequest {
+    let in_group = |kind: Kind, scope: &Scope| (kind, scope) == (group.0, &group.1);
+    let memories = state
+        .memories
+        .values()
+        .filter(|m| {
+            in_group(m.kind, &m.scope)
+                && matches!(m.status_at(state.now), Status::Active | Status::Disabled)
+        })
+        .map(memory_view)
+        .collect();
+    let suggestions = state
+        .suggestions
+        .iter()
+        .map(|k| &k.suggestion)
+        .filter(|s| s.status == SuggestionStatus::Pending && in_group(s.kind, &s.scope))
+        .map(|s| SuggestionView {
+            suggestion_id: s.suggestion_id.clone(),
+            op: s.op,
+            memory_id: s.memory_id.clone(),
+            kind: s.kind,
+            scope: s.scope.as_str().to_owned(),
+            content: s.content.clone(),
+        })
+        .collect();
+    let mut slips: Vec<&Slip> = state
+        .slips
+        .values()
+        .filter(|s| {
+            in_group(s.kind, &s.scope) && s.expressed_at >= oldest && s.state != SlipState::Consumed
+        })
+        .collect();
+    slips.sort_by_key(|s| (std::cmp::Reverse(s.expressed_at), s.slip_id.clone()));
+    slips.truncate(max_slips);
+    slips.reverse();
+    ConsolidationRequest {
+        user_id: state.user_id.clone(),
+        now: state.now,
+        memories,
+        suggestions,
+        slips: slips.into_iter().map(slip_view).collect(),
+    }
+}
+
+fn memory_view(m: &Memory) -> MemoryView {
+    MemoryView {
+        memory_id: m.memory_id.clone(),
+        version: m.version,
+        origin: m.origin,
+        kind: m.kind,
+        scope: m.scope.as_str().to_owned(),
+        content: m.content.clone(),
+        status: m.status,
+        updated_at: m.updated_at,
+        expires_at: m.expires_at,
+    }
+}
+
+fn slip_view(s: &Slip) -> SlipView {
+    SlipView {
+        slip_id: s.slip_id.clone(),
+        conversation_id: s.conversation_id.clone(),
+        kind: s.kind,
+        scope: s.scope.as_str().to_owned(),
+        content: s.content.clone(),
+        quote: s.quote.clone(),
+        expressed_at: s.expressed_at,
+        durability: s.durability,
+        valid_until: s.valid_until,
+        new: s.state == SlipState::New,
+    }
+}

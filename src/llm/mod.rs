@@ -50,6 +50,63 @@ pub struct StageOneAnswer {
     pub slips: Vec<ProposedSlip>,
 }
 
+/// A memory as stage two sees it (spec §6).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MemoryView {
+    pub memory_id: String,
+    pub version: i64,
+    pub origin: crate::domain::Origin,
+    pub kind: crate::domain::Kind,
+    pub scope: String,
+    pub content: Option<String>,
+    pub status: crate::domain::Status,
+    pub updated_at: Time,
+    pub expires_at: Option<Time>,
+}
+
+/// A pending suggestion as stage two sees it, so the model does not propose it again.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SuggestionView {
+    pub suggestion_id: String,
+    pub op: crate::domain::SuggestionOp,
+    pub memory_id: Option<String>,
+    pub kind: crate::domain::Kind,
+    pub scope: String,
+    pub content: Option<String>,
+}
+
+/// A slip as stage two sees it; `new` marks the ones this consolidation is for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SlipView {
+    pub slip_id: String,
+    pub conversation_id: String,
+    pub kind: crate::domain::Kind,
+    pub scope: String,
+    pub content: Option<String>,
+    pub quote: Option<String>,
+    pub expressed_at: Time,
+    pub durability: crate::domain::Durability,
+    pub valid_until: Option<Time>,
+    pub new: bool,
+}
+
+/// The user message of a stage-two call (spec §6).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConsolidationRequest {
+    pub user_id: String,
+    pub now: Time,
+    pub memories: Vec<MemoryView>,
+    pub suggestions: Vec<SuggestionView>,
+    pub slips: Vec<SlipView>,
+}
+
+/// A stage-two answer (spec §6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsolidationAnswer {
+    pub operations: Vec<crate::consolidate::policy::Proposal>,
+}
+
 /// Tokens a call cost, as the server reported (or estimated when it did not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
@@ -106,6 +163,30 @@ impl Provider {
                 usage: Usage::default(),
             },
             Provider::OpenAi(client) => client.stage_one(request).await,
+        }
+    }
+
+    /// Proposes operations for one user's groups.
+    pub async fn consolidate(
+        &self,
+        request: &ConsolidationRequest,
+    ) -> CallReport<ConsolidationAnswer> {
+        match self {
+            Provider::Rules => CallReport {
+                outcome: Ok(rules::consolidate(request)),
+                calls: 0,
+                failures: 0,
+                usage: Usage::default(),
+            },
+            Provider::OpenAi(client) => client.consolidate(request).await,
+        }
+    }
+
+    /// The stage-two system prompt's size, which every request pays.
+    pub fn consolidation_prompt_tokens(&self) -> u64 {
+        match self {
+            Provider::Rules => 0,
+            Provider::OpenAi(client) => client.consolidation_prompt_tokens(),
         }
     }
 

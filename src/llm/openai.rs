@@ -4,7 +4,10 @@
 //! that is not the schema), waiting as Retry-After says when the server says.
 //! The library's own retry layer is replaced by a plain service.
 
-use super::{CallReport, LlmError, StageOneAnswer, StageOneRequest, Usage};
+use super::{
+    CallReport, ConsolidationAnswer, ConsolidationRequest, LlmError, StageOneAnswer,
+    StageOneRequest, Usage,
+};
 use crate::config::{Config, StructuredOutput};
 use crate::error::Error;
 use crate::text::estimate_tokens;
@@ -29,8 +32,16 @@ pub struct OpenAiClient {
     model: String,
     structured: StructuredOutput,
     max_retries: u32,
-    system_prompt: String,
+    stage_one_prompt: String,
+    consolidation_prompt: String,
     permits: Semaphore,
+}
+
+/// What one kind of call sends: its system prompt and its answer's schema.
+struct CallKind<'a> {
+    prompt: &'a str,
+    schema_name: &'static str,
+    schema: serde_json::Value,
 }
 
 /// A 429 or 5xx, with the wait the server asked for.
@@ -98,6 +109,23 @@ fn note_slips_schema() -> serde_json::Value {
     })
 }
 
+/// The `consolidation` JSON schema of spec §6: every field present, null where unused.
+fn consolidation_schema() -> serde_json::Value {
+    let nullable = serde_json::json!({"type": ["string", "null"]});
+    let ids = serde_json::json!({"type": "array", "items": {"type": "string"}});
+    serde_json::json!({
+        "type": "object", "additionalProperties": false, "required": ["operations"],
+        "properties": {"operations": {"type": "array", "items": {
+            "type": "object", "additionalProperties": false,
+            "required": ["op", "memory_id", "kind", "scope", "content", "reason", "slip_ids", "supersedes_slip_ids"],
+            "properties": {
+                "op": {"type": "string", "enum": ["create", "update", "confirm", "retire", "suggest"]},
+                "memory_id": nullable, "kind": nullable, "scope": nullable, "content": nullable, "reason": nullable,
+                "slip_ids": ids, "supersedes_slip_ids": ids
+            }}}}
+    })
+}
+
 impl OpenAiClient {
     pub fn new(config: &Config) -> Result<OpenAiClient, Error> {
         let llm = &config.raw.llm;
@@ -120,17 +148,47 @@ impl OpenAiClient {
             model: llm.model.clone(),
             structured: llm.structured_output,
             max_retries: llm.max_retries,
-            system_prompt: crate::prompts::stage_one(config)?,
+            stage_one_prompt: crate::prompts::stage_one(config)?,
+            consolidation_prompt: crate::prompts::consolidation(config)?,
             permits: Semaphore::new(llm.concurrency as usize),
         })
     }
 
     pub fn system_prompt_tokens(&self) -> u64 {
-        estimate_tokens(&self.system_prompt)
+        estimate_tokens(&self.stage_one_prompt)
+    }
+
+    pub fn consolidation_prompt_tokens(&self) -> u64 {
+        estimate_tokens(&self.consolidation_prompt)
+    }
+
+    pub async fn stage_one(&self, request: &StageOneRequest) -> CallReport<StageOneAnswer> {
+        let kind = CallKind {
+            prompt: &self.stage_one_prompt,
+            schema_name: "note_slips",
+            schema: note_slips_schema(),
+        };
+        self.call(&kind, request).await
+    }
+
+    pub async fn consolidate(
+        &self,
+        request: &ConsolidationRequest,
+    ) -> CallReport<ConsolidationAnswer> {
+        let kind = CallKind {
+            prompt: &self.consolidation_prompt,
+            schema_name: "consolidation",
+            schema: consolidation_schema(),
+        };
+        self.call(&kind, request).await
     }
 
     /// One logical call with its retries; at most `llm.concurrency` run at once.
-    pub async fn stage_one(&self, request: &StageOneRequest) -> CallReport<StageOneAnswer> {
+    async fn call<Q: serde::Serialize, A: serde::de::DeserializeOwned>(
+        &self,
+        kind: &CallKind<'_>,
+        request: &Q,
+    ) -> CallReport<A> {
         let _permit = self
             .permits
             .acquire()
@@ -145,7 +203,7 @@ impl OpenAiClient {
         };
         for attempt in 0..=self.max_retries {
             report.calls += 1;
-            let (result, usage, retry_after) = self.call_once(&user).await;
+            let (result, usage, retry_after) = self.call_once(kind, &user).await;
             report.usage.prompt_tokens += usage.prompt_tokens;
             report.usage.completion_tokens += usage.completion_tokens;
             match result {
@@ -166,13 +224,13 @@ impl OpenAiClient {
         report
     }
 
-    fn request(&self, user: &str) -> CreateChatCompletionRequest {
+    fn request(&self, kind: &CallKind<'_>, user: &str) -> CreateChatCompletionRequest {
         let response_format = match self.structured {
             StructuredOutput::JsonSchema => ResponseFormat::JsonSchema {
                 json_schema: ResponseFormatJsonSchema {
-                    name: "note_slips".into(),
+                    name: kind.schema_name.into(),
                     description: None,
-                    schema: note_slips_schema(),
+                    schema: kind.schema.clone(),
                     strict: Some(true),
                 },
             },
@@ -182,7 +240,7 @@ impl OpenAiClient {
             model: self.model.clone(),
             messages: vec![
                 ChatCompletionRequestSystemMessage {
-                    content: self.system_prompt.as_str().into(),
+                    content: kind.prompt.into(),
                     name: None,
                 }
                 .into(),
@@ -198,11 +256,12 @@ impl OpenAiClient {
         }
     }
 
-    async fn call_once(
+    async fn call_once<A: serde::de::DeserializeOwned>(
         &self,
+        kind: &CallKind<'_>,
         user: &str,
-    ) -> (Result<StageOneAnswer, LlmError>, Usage, Option<Duration>) {
-        let response = match self.client.chat().create(self.request(user)).await {
+    ) -> (Result<A, LlmError>, Usage, Option<Duration>) {
+        let response = match self.client.chat().create(self.request(kind, user)).await {
             Ok(response) => response,
             Err(error) => {
                 let (error, retry_after) = describe(error);
@@ -217,7 +276,7 @@ impl OpenAiClient {
                 completion_tokens: u.completion_tokens.into(),
             })
             .unwrap_or_else(|| Usage {
-                prompt_tokens: self.system_prompt_tokens() + estimate_tokens(user),
+                prompt_tokens: estimate_tokens(kind.prompt) + estimate_tokens(user),
                 completion_tokens: 0,
             });
         let content = response
@@ -227,8 +286,9 @@ impl OpenAiClient {
             .and_then(|c| c.message.content);
         let answer = match content {
             None => Err(LlmError::BadAnswer("the answer has no content".into())),
-            Some(text) => serde_json::from_str::<StageOneAnswer>(strip_fences(&text))
-                .map_err(|e| LlmError::BadAnswer(format!("not the note_slips shape: {e}"))),
+            Some(text) => serde_json::from_str::<A>(strip_fences(&text)).map_err(|e| {
+                LlmError::BadAnswer(format!("not the {} shape: {e}", kind.schema_name))
+            }),
         };
         (answer, usage, None)
     }

@@ -5,9 +5,15 @@
 //! questions and one-off requests ("这次…", "this time…") never are. Its slips
 //! go through the same validation as a model's.
 
-use crate::domain::{Kind, Role};
-use crate::llm::{ProposedSlip, StageOneAnswer, StageOneRequest};
+use crate::consolidate::policy::Proposal;
+use crate::domain::{Kind, Role, Status};
+use crate::llm::{
+    ConsolidationAnswer, ConsolidationRequest, ProposedSlip, SlipView, StageOneAnswer,
+    StageOneRequest,
+};
+use crate::text;
 use regex::Regex;
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 fn re(pattern: &str) -> Regex {
@@ -169,6 +175,61 @@ fn slip_for(sentence: &str, message_id: &str, allowed: &[String]) -> Option<Prop
         durability: "lasting".into(),
         valid_until: None,
     })
+}
+
+/// Deterministic consolidation: per kind and scope, the newest statement
+/// wins; slips saying the same thing are merged into its evidence, older
+/// different ones are superseded. It confirms an equal memory, updates the
+/// group's memory otherwise (the policy turns that into a suggestion for an
+/// explicit one), or creates one.
+pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
+    let mut groups: BTreeMap<(Kind, &str), Vec<&SlipView>> = BTreeMap::new();
+    for slip in &request.slips {
+        groups
+            .entry((slip.kind, slip.scope.as_str()))
+            .or_default()
+            .push(slip);
+    }
+    let operations = groups
+        .into_iter()
+        .filter(|(_, slips)| slips.iter().any(|s| s.new))
+        .filter_map(|((kind, scope), mut slips)| {
+            slips.sort_by_key(|s| s.expressed_at);
+            let newest = slips.last()?.content.clone()?;
+            let (same, older): (Vec<&SlipView>, Vec<&SlipView>) = slips
+                .into_iter()
+                .partition(|s| s.content.as_deref().map(text::fold) == Some(text::fold(&newest)));
+            let same_ids: Vec<String> = same.iter().map(|s| s.slip_id.clone()).collect();
+            let mut memories: Vec<_> = request
+                .memories
+                .iter()
+                .filter(|m| m.kind == kind && m.scope == scope && m.status == Status::Active)
+                .collect();
+            memories.sort_by_key(|m| std::cmp::Reverse(m.updated_at));
+            let equal = memories
+                .iter()
+                .find(|m| m.content.as_deref().map(text::fold) == Some(text::fold(&newest)));
+            Some(match (equal, memories.first()) {
+                (Some(m), _) => Proposal::Confirm {
+                    memory_id: m.memory_id.clone(),
+                    slip_ids: same_ids,
+                },
+                (None, Some(m)) => Proposal::Update {
+                    memory_id: m.memory_id.clone(),
+                    content: newest,
+                    slip_ids: same_ids,
+                },
+                (None, None) => Proposal::Create {
+                    kind: kind.as_str().to_owned(),
+                    scope: scope.to_owned(),
+                    content: newest,
+                    slip_ids: same_ids,
+                    supersedes_slip_ids: older.iter().map(|s| s.slip_id.clone()).collect(),
+                },
+            })
+        })
+        .collect();
+    ConsolidationAnswer { operations }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! A fake OpenAI-compatible server: answers each chat completion from a
-//! script that sees the stage-one request document, and records every request.
+//! script that sees the request document (stage one's or stage two's), and
+//! records every request.
 
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -17,7 +18,7 @@ impl Respond for Scripted {
     }
 }
 
-/// The JSON document of the user message of a recorded chat request.
+/// The JSON document of the user message of a recorded chat request (either stage).
 pub fn stage_one_document(body: &[u8]) -> Value {
     let chat: Value = serde_json::from_slice(body).expect("the client sends JSON");
     let user = chat["messages"][1]["content"]
@@ -26,16 +27,53 @@ pub fn stage_one_document(body: &[u8]) -> Value {
     serde_json::from_str(user).expect("the user message is the spec §5 document")
 }
 
+/// A server whose stage-one answers come from `script`; stage two proposes nothing.
 pub async fn start(
     script: impl Fn(&Value) -> ResponseTemplate + Send + Sync + 'static,
 ) -> MockServer {
+    start_both(script, |_: &Value| operations(json!([]))).await
+}
+
+/// A server scripted for both stages.
+pub async fn start_both(
+    stage_one: impl Fn(&Value) -> ResponseTemplate + Send + Sync + 'static,
+    stage_two: impl Fn(&Value) -> ResponseTemplate + Send + Sync + 'static,
+) -> MockServer {
     let server = MockServer::start().await;
+    let script = move |doc: &Value| {
+        if is_stage_one(doc) {
+            stage_one(doc)
+        } else {
+            stage_two(doc)
+        }
+    };
     Mock::given(method("POST"))
         .and(path("/chat/completions"))
         .respond_with(Scripted(Arc::new(script)))
         .mount(&server)
         .await;
     server
+}
+
+/// Stage one's document has `messages`; stage two's has `slips`.
+pub fn is_stage_one(doc: &Value) -> bool {
+    doc.get("messages").is_some()
+}
+
+/// The documents of the requests of one stage, in arrival order.
+pub async fn documents(server: &MockServer, stage_one: bool) -> Vec<Value> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| stage_one_document(&r.body))
+        .filter(|d| is_stage_one(d) == stage_one)
+        .collect()
+}
+
+pub fn operations(operations: Value) -> ResponseTemplate {
+    completion(&json!({ "operations": operations }).to_string())
 }
 
 /// A chat completion whose content is `answer` (usually `{"slips": [...]}`).
@@ -59,13 +97,11 @@ pub fn slip(message_id: &str, quote: &str, kind: &str, scope: &str) -> Value {
 
 /// The ids of the `messages` (or `context`) of every request the server got.
 pub async fn sent_ids(server: &MockServer, part: &str) -> Vec<Vec<String>> {
-    server
-        .received_requests()
+    documents(server, true)
         .await
-        .unwrap_or_default()
         .iter()
-        .map(|r| {
-            stage_one_document(&r.body)[part]
+        .map(|doc| {
+            doc[part]
                 .as_array()
                 .unwrap()
                 .iter()

@@ -35,17 +35,10 @@ async fn only_conversations_idle_for_six_hours_are_taken() {
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 0);
     assert_eq!(summary["conversations"]["selected"], 1);
-    let conversations: Vec<String> = server
-        .received_requests()
+    let conversations: Vec<String> = fake_model::documents(&server, true)
         .await
-        .unwrap()
         .iter()
-        .map(|r| {
-            fake_model::stage_one_document(&r.body)["conversation_id"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
+        .map(|doc| doc["conversation_id"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(conversations, ["idle-6h"]);
     let (_, later) = d.run_once("2026-11-29T12:01:00Z", &[]);
@@ -209,7 +202,10 @@ async fn invented_context_and_assistant_quotes_are_dropped_and_normalised_quotes
         .collect();
     assert_eq!(messages, ["new-user", "nfd"]);
     assert_eq!(kept[0]["scope"], "domain:report");
-    assert_eq!(kept[0]["state"], "new");
+    assert_eq!(
+        kept[0]["state"], "deferred",
+        "stage two proposed nothing: waiting for more evidence"
+    );
     assert_eq!(kept[0]["expressed_at"], "2026-11-28T00:00:00Z");
 }
 
@@ -281,8 +277,8 @@ async fn a_bad_answer_or_a_server_error_costs_only_its_conversation() {
             summary["llm"]["calls"].as_u64(),
             summary["llm"]["failures"].as_u64()
         ),
-        (Some(7), Some(6)),
-        "one retry each"
+        (Some(8), Some(6)),
+        "one retry each, and one stage-two call for the user"
     );
     assert_eq!(summary["slips"]["kept"], 1);
     let status = d.json(&["status"]);
@@ -365,7 +361,7 @@ async fn dry_run_calls_the_model_and_writes_nothing() {
     assert_eq!(status["backlog"]["claims_held"], 0);
     let (_, real) = d.run_once(NOW, &[]);
     assert_eq!(real["slips"]["kept"], 1, "the dry run moved no watermark");
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    assert_eq!(fake_model::documents(&server, true).await.len(), 2);
 }
 
 /// Two processes on one database: every conversation extracted exactly once.
@@ -405,8 +401,7 @@ async fn two_processes_extract_each_conversation_once(d: Dreamd, server: wiremoc
     }
     assert_eq!(selected, 40);
     let mut per_conversation: HashMap<String, usize> = HashMap::new();
-    for request in server.received_requests().await.unwrap() {
-        let doc = fake_model::stage_one_document(&request.body);
+    for doc in fake_model::documents(&server, true).await {
         *per_conversation
             .entry(doc["conversation_id"].as_str().unwrap().to_owned())
             .or_default() += 1;
