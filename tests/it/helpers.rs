@@ -326,3 +326,28 @@ pub fn line(
     })
     .to_string()
 }
+
+/// Runs each listed scenario on the `dreamd` binary over a fresh SQLite file
+/// and a fresh PostgreSQL database.
+macro_rules! scenarios_on_both_backends {
+    ($($name:ident),+ $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $name() {
+                    super::$name(crate::helpers::Dreamd::sqlite()).await;
+                }
+            )+
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $name() {
+                    let Some(d) = crate::helpers::Dreamd::postgres().await else { return };
+                    super::$name(d).await;
+                }
+            )+
+        }
+    };
+}
+pub(crate) use scenarios_on_both_backends;

@@ -6,4 +6,5 @@ mod config;
 mod fake_model;
 mod helpers;
 mod stage_one;
+mod stage_two;
 mod store;
