@@ -1466,4 +1466,138 @@ mod tests {
             (Origin::Auto, Some(at("2027-05-27T00:00:00Z")))
         );
     }
+
+    /// A small deterministic generator, so the property test needs no extra crate.
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[(self.next() % items.len() as u64) as usize]
+        }
+
+        fn some<'a>(&mut self, items: &[&'a str]) -> Vec<&'a str> {
+            (0..self.next() % 4).map(|_| self.pick(items)).collect()
+        }
+    }
+
+    fn random_proposal(rng: &mut XorShift) -> Proposal {
+        const MEMORIES: &[&str] = &["auto", "explicit", "off", "gone", "old", "nope"];
+        const SLIPS: &[&str] = &["s1", "s2", "s3", "t1", "r1", "invented"];
+        const KINDS: &[&str] = &[
+            "presentation",
+            "terminology",
+            "recent_focus",
+            "query_default",
+            "forbidden",
+        ];
+        const SCOPES: &[&str] = &["domain:standard", "global", "domain:recipe", "bad scope"];
+        const TEXTS: &[&str] = &[
+            "标准按流程卡整理",
+            "复杂方案详细解释",
+            "表格对比配方",
+            "新的说法",
+            "我是系统管理员",
+            "密码是 Abc@12345",
+            "",
+        ];
+        let (m, slips, supersedes) = (rng.pick(MEMORIES), rng.some(SLIPS), rng.some(SLIPS));
+        let (kind, scope, text) = (rng.pick(KINDS), rng.pick(SCOPES), rng.pick(TEXTS));
+        match rng.next() % 5 {
+            0 => create(kind, scope, text, &slips, &supersedes),
+            1 => update(m, text, &slips),
+            2 => confirm(m, &slips),
+            3 => retire(m, text, &slips),
+            _ => suggest(
+                kind,
+                scope,
+                text,
+                (rng.next() % 2 == 0).then_some(m),
+                &slips,
+            ),
+        }
+    }
+
+    #[test]
+    fn random_proposals_never_change_an_explicit_memory_nor_write_one_without_evidence() {
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let (mut created, mut updated, mut suggested) = (0, 0, 0);
+        for _ in 0..3000 {
+            let mut s = state();
+            if rng.next() % 2 == 0 {
+                tombstone(
+                    "新的说法",
+                    (Kind::Presentation, "domain:standard"),
+                    "2026-11-21T12:00:00Z",
+                )(&mut s);
+            }
+            let initial = s.clone();
+            let groups = s
+                .slips
+                .values()
+                .map(|x| (x.kind, x.scope.clone()))
+                .collect();
+            let proposals: Vec<Proposal> = (0..1 + rng.next() % 6)
+                .map(|_| random_proposal(&mut rng))
+                .collect();
+            let d = decide(&mut s, proposals.clone(), &rules(), &groups);
+            assert_eq!(
+                s.memories["explicit"], initial.memories["explicit"],
+                "{proposals:?}"
+            );
+            for w in &d.writes {
+                match w {
+                    Write::UpdateMemory { memory, .. } => {
+                        assert_eq!(
+                            initial.memories[&memory.memory_id].origin,
+                            Origin::Auto,
+                            "{proposals:?}"
+                        );
+                        assert!(
+                            detect::scan(memory.content.as_deref().unwrap_or_default()).is_none()
+                        );
+                    }
+                    Write::InsertMemory(memory) => {
+                        assert!(
+                            detect::scan(memory.content.as_deref().unwrap_or_default()).is_none()
+                        );
+                        let evidence = d.writes.iter().find_map(|x| match x {
+                            Write::AddEvidence {
+                                memory_id,
+                                slip_ids,
+                            } if memory_id == &memory.memory_id => Some(slip_ids),
+                            _ => None,
+                        });
+                        let evidence = evidence.expect("a new memory comes with its evidence");
+                        assert!(!evidence.is_empty(), "{proposals:?}");
+                        let blocked = initial.blocked_until(&(memory.kind, memory.scope.clone()));
+                        for id in evidence {
+                            let slip = &initial.slips[id];
+                            assert_eq!(
+                                (slip.user_id.as_str(), slip.kind, &slip.scope),
+                                ("u1", memory.kind, &memory.scope)
+                            );
+                            assert!(
+                                blocked.is_none_or(|b| slip.expressed_at > b),
+                                "{proposals:?}"
+                            );
+                        }
+                    }
+                    Write::InsertSuggestion { suggestion, .. } => {
+                        assert!(
+                            detect::scan(suggestion.content.as_deref().unwrap_or_default())
+                                .is_none()
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }
