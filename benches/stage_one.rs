@@ -1,7 +1,9 @@
-//! Selection + stage one throughput (issue 3). Prints figures; asserts nothing
+//! Pipeline throughput (issues 3 and 4). Prints figures; asserts nothing
 //! about speed. Data is generated at run time.
 //!
-//! 1. conversations/s with an instant fake model (HTTP, SQLite): target ≥ 1,000/s;
+//! 1. conversations/s through selection, stage one and stage two with an
+//!    instant fake model (HTTP, SQLite) that proposes a slip per conversation
+//!    and a memory per user: target ≥ 1,000/s;
 //! 2. conversations/s with a 200 ms model at concurrency 16 against the limit
 //!    of 16 / 0.2 s = 80/s: target ≥ 0.9 of it;
 //! 3. prompt tokens when a 200-message conversation grows by 5, against
@@ -88,9 +90,24 @@ async fn store_with(dir: &std::path::Path, input: &[u8]) -> SqliteStore {
     store
 }
 
-async fn throughput(label: &str, conversations_n: usize, delay: Duration, concurrency: u32) -> f64 {
+async fn throughput(
+    label: &str,
+    conversations_n: usize,
+    delay: Option<Duration>,
+    concurrency: u32,
+) -> f64 {
     let dir = tempfile::TempDir::new().unwrap();
-    let server = fake_model(delay).await;
+    let server = match delay {
+        Some(delay) => fake_model(delay).await,
+        None => {
+            let server = MockServer::start().await;
+            Mock::given(method("POST"))
+                .respond_with(Proposing)
+                .mount(&server)
+                .await;
+            server
+        }
+    };
     let config = config(dir.path(), &server.uri(), concurrency);
     let store = store_with(dir.path(), &conversations(conversations_n, 8, 0)).await;
     let provider = Provider::from_config(&config).unwrap();
@@ -203,7 +220,7 @@ async fn selection_at_scale() {
 
 #[tokio::main]
 async fn main() {
-    let instant = throughput("instant model, concurrency 8", 5_000, Duration::ZERO, 8).await;
+    let instant = throughput("both stages, instant model, concurrency 8", 5_000, None, 8).await;
     println!(
         "  target ≥ 1000/s: {}",
         if instant >= 1000.0 { "met" } else { "missed" }
