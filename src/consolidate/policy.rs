@@ -1530,7 +1530,7 @@ mod tests {
             4 => confirm(m, &rng.some(SLIPS)),
             5 => retire(m, text, &rng.some(SLIPS)),
             _ => {
-                let target = (rng.next() % 2 == 0).then_some(m);
+                let target = (rng.next().is_multiple_of(2)).then_some(m);
                 suggest(
                     rng.pick(KINDS),
                     rng.pick(SCOPES),
@@ -1556,7 +1556,7 @@ mod tests {
                 "2026-11-27T00:00:00Z",
             );
             s.slips.insert("f1".into(), focus);
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 tombstone(
                     "新的说法",
                     (Kind::Presentation, "domain:standard"),
