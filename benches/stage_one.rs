@@ -79,7 +79,7 @@ fn config(dir: &std::path::Path, base_url: &str, concurrency: u32) -> Config {
     std::fs::write(
         &file,
         format!(
-            "[llm]\nprovider = \"openai\"\nbase_url = \"{base_url}\"\nmodel = \"fake\"\nconcurrency = {concurrency}\n\
+            "[llm]\nprovider = \"openai\"\nbase_url = \"{base_url}\"\nmodel = \"fake\"\nconcurrency = {concurrency}\nmax_tokens_per_run = 1000000000\n\
              [selection]\nmax_conversations_per_run = 100000\n"
         ),
     )
@@ -152,7 +152,12 @@ async fn throughput(
     assert_eq!(summary.conversations.done as usize, conversations_n);
     let rate = conversations_n as f64 / seconds;
     println!(
-        "{label}: {conversations_n} conversations in {seconds:.2} s = {rate:.0} conversations/s"
+        "{label}: {conversations_n} conversations in {seconds:.2} s = {rate:.0} conversations/s \
+         ({} slips kept, {} users consolidated, {} memories created, {} model calls)",
+        summary.slips.kept,
+        summary.users.consolidated,
+        summary.operations.applied.create,
+        summary.llm.calls
     );
     rate
 }

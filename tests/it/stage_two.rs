@@ -15,6 +15,7 @@ scenarios_on_both_backends!(
     ten_conversations_end_with_the_correction,
     a_hostile_model_changes_no_memory,
     rules_provider_learns_the_seed_scenarios_where_its_patterns_apply,
+    a_failed_user_costs_only_that_user_and_is_retried,
 );
 
 const NOW: &str = "2026-11-29T12:00:00Z";
@@ -551,4 +552,51 @@ async fn rules_provider_learns_the_seed_scenarios_where_its_patterns_apply(d: Dr
         (pending.len(), pending[0]["op"].as_str()),
         (1, Some("update"))
     );
+}
+
+async fn a_failed_user_costs_only_that_user_and_is_retried(d: Dreamd) {
+    let broken = std::sync::atomic::AtomicBool::new(true);
+    let server = fake_model::start_both(echo(DAIRY), move |doc: &Value| {
+        if doc["user_id"] == "bad" && broken.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            return ResponseTemplate::new(500);
+        }
+        operations(json!([{"op": "create", "kind": "recent_focus", "scope": "global",
+            "content": "关注奶制品项目", "slip_ids": slip_ids(doc, true), "supersedes_slip_ids": []}]))
+    })
+    .await;
+    let d = d
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__MAX_RETRIES", "0");
+    d.ingest(&conversation("good", "g", "我最近在做奶制品项目", 27, &[]));
+    d.ingest(&conversation("bad", "b", "我最近在做奶制品项目", 27, &[]));
+    let (code, summary) = d.run_once(NOW, &[]);
+    assert_eq!(code, 3, "{summary}");
+    assert_eq!(
+        (
+            summary["users"]["consolidated"].as_u64(),
+            summary["users"]["failed"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert_eq!(memories(&d, "good").len(), 1);
+    assert!(memories(&d, "bad").is_empty());
+    let waiting: Vec<Value> = d
+        .json(&["slips", "list", "--user", "bad"])
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        waiting[0]["state"], "new",
+        "nothing half-written for the failed user"
+    );
+    let (code, again) = d.run_once("2026-11-29T13:00:00Z", &[]);
+    assert_eq!(
+        (code, again["conversations"]["selected"].as_u64()),
+        (0, Some(0))
+    );
+    assert_eq!(
+        again["users"]["consolidated"], 1,
+        "the failed user is retried without new conversations"
+    );
+    assert_eq!(memories(&d, "bad").len(), 1);
 }
