@@ -314,6 +314,31 @@ pub struct Event {
     pub after: Option<serde_json::Value>,
 }
 
+impl Event {
+    /// The event recording a change from `before` (absent for a creation) to `after`.
+    pub fn change(
+        actor: Actor,
+        run_id: Option<&str>,
+        at: Time,
+        action: &str,
+        slip_ids: Vec<String>,
+        before: Option<&Memory>,
+        after: &Memory,
+    ) -> Event {
+        Event {
+            event_id: new_id(),
+            memory_id: after.memory_id.clone(),
+            at,
+            actor,
+            action: action.to_owned(),
+            run_id: run_id.map(str::to_owned),
+            slip_ids,
+            before: before.map(Memory::snapshot),
+            after: Some(after.snapshot()),
+        }
+    }
+}
+
 /// What stays of a deleted memory: never its text, only a fingerprint of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Tombstone {

@@ -70,27 +70,6 @@ impl StatusChange {
     }
 }
 
-fn event(
-    memory_id: &str,
-    at: Time,
-    action: &str,
-    slip_ids: Vec<String>,
-    before: Option<&Memory>,
-    after: &Memory,
-) -> Event {
-    Event {
-        event_id: new_id(),
-        memory_id: memory_id.to_owned(),
-        at,
-        actor: Actor::User,
-        action: action.to_owned(),
-        run_id: None,
-        slip_ids,
-        before: before.map(Memory::snapshot),
-        after: Some(after.snapshot()),
-    }
-}
-
 /// The memory and event for a new explicit memory.
 pub fn create_explicit(
     request: &NewExplicit,
@@ -111,7 +90,7 @@ pub fn create_explicit(
         updated_at: now,
         expires_at: request.expires_at,
     };
-    let event = event(&memory.memory_id, now, "create", slip_ids, None, &memory);
+    let event = Event::change(Actor::User, None, now, "create", slip_ids, None, &memory);
     (memory, event)
 }
 
@@ -141,8 +120,9 @@ pub fn change_status(memory: &Memory, change: StatusChange, now: Time) -> Result
     }
     after.version += 1;
     after.updated_at = now;
-    let event = event(
-        &memory.memory_id,
+    let event = Event::change(
+        Actor::User,
+        None,
         now,
         change.action(),
         Vec::new(),
@@ -159,16 +139,15 @@ pub fn expire(memory: &Memory, now: Time, run_id: &str) -> Vec<Write> {
     after.status = Status::Expired;
     after.version += 1;
     after.updated_at = now;
-    let mut expiry = event(
-        &memory.memory_id,
+    let expiry = Event::change(
+        Actor::Dreamd,
+        Some(run_id),
         now,
         "expire",
         Vec::new(),
         Some(memory),
         &after,
     );
-    expiry.actor = Actor::Dreamd;
-    expiry.run_id = Some(run_id.to_owned());
     vec![
         Write::UpdateMemory {
             memory: after,
@@ -485,8 +464,9 @@ impl<'a, S: Store> Manager<'a, S> {
         })?;
         let before = self.load(target_id).await?;
         let after = apply_suggestion(s, &before, self.now)?;
-        let event = event(
-            target_id,
+        let event = Event::change(
+            Actor::User,
+            None,
             self.now,
             s.op.as_str(),
             slip_ids.clone(),

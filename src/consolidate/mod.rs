@@ -8,10 +8,8 @@ pub mod policy;
 
 use crate::config::Config;
 use crate::domain::{Kind, Memory, Scope, Slip, SlipState, Status, SuggestionStatus, Time};
-use crate::error::Error;
-use crate::llm::{
-    ConsolidationRequest, LlmError, MemoryView, Provider, SlipView, SuggestionView, Usage,
-};
+use crate::error::{Error, StepFailure};
+use crate::llm::{ConsolidationRequest, MemoryView, Provider, SlipView, SuggestionView, Usage};
 use crate::store::Store;
 use crate::text::estimate_tokens;
 use policy::{Decisions, KnownSuggestion, Rules, UserState};
@@ -27,14 +25,6 @@ pub struct Outcome {
     pub failed: Option<String>,
     /// Another run holds the user; left for it.
     pub skipped: bool,
-}
-
-#[derive(Debug, thiserror::Error)]
-enum Failure {
-    #[error(transparent)]
-    Model(#[from] LlmError),
-    #[error(transparent)]
-    Store(#[from] Error),
 }
 
 /// Stage two for one run.
@@ -86,7 +76,7 @@ impl<S: Store> StageTwo<'_, S> {
         user_id: &str,
         now: Time,
         outcome: &mut Outcome,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), StepFailure> {
         let mut state = self.read_state(user_id, now).await?;
         let groups: BTreeSet<(Kind, Scope)> = state
             .slips

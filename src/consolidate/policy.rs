@@ -317,23 +317,20 @@ pub fn expiry(kind_policy: &KindPolicy, evidence: &[Slip]) -> Option<Time> {
 
 fn dreamd_event(
     state: &UserState,
-    memory_id: &str,
     action: &str,
     slips: &[Slip],
     before: Option<&Memory>,
     after: &Memory,
 ) -> Event {
-    Event {
-        event_id: new_id(),
-        memory_id: memory_id.to_owned(),
-        at: state.now,
-        actor: Actor::Dreamd,
-        action: action.to_owned(),
-        run_id: Some(state.run_id.clone()),
-        slip_ids: ids(slips),
-        before: before.map(Memory::snapshot),
-        after: Some(after.snapshot()),
-    }
+    Event::change(
+        Actor::Dreamd,
+        Some(&state.run_id),
+        state.now,
+        action,
+        ids(slips),
+        before,
+        after,
+    )
 }
 
 fn mark(d: &mut Decisions, slips: &[Slip], slip_state: SlipState) {
@@ -431,12 +428,7 @@ fn create(
     };
     d.writes.push(Write::InsertMemory(memory.clone()));
     d.writes.push(Write::InsertEvent(dreamd_event(
-        state,
-        &memory.memory_id,
-        "create",
-        &evidence,
-        None,
-        &memory,
+        state, "create", &evidence, None, &memory,
     )));
     d.writes.push(Write::AddEvidence {
         memory_id: memory.memory_id.clone(),
@@ -656,14 +648,7 @@ fn change(state: &mut UserState, d: &mut Decisions, c: Change) {
         "the policy never changes explicit memories"
     );
     let memory_id = c.before.memory_id.clone();
-    let mut event = dreamd_event(
-        state,
-        &memory_id,
-        c.action,
-        c.evidence,
-        Some(c.before),
-        &c.after,
-    );
+    let mut event = dreamd_event(state, c.action, c.evidence, Some(c.before), &c.after);
     if let (Some(reason), Some(serde_json::Value::Object(after))) = (c.reason, event.after.as_mut())
     {
         after.insert("reason".into(), serde_json::Value::String(reason));

@@ -10,8 +10,8 @@ pub mod validate;
 
 use crate::config::Config;
 use crate::domain::{Slip, Time};
-use crate::error::Error;
-use crate::llm::{LlmError, Provider, StageOneRequest, Usage};
+use crate::error::{Error, StepFailure};
+use crate::llm::{Provider, StageOneRequest, Usage};
 use crate::store::{Candidate, Store, Window};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -28,14 +28,6 @@ pub struct Outcome {
     pub usage: Usage,
     /// Why the conversation failed this run, when it did.
     pub failed: Option<String>,
-}
-
-#[derive(Debug, thiserror::Error)]
-enum Failure {
-    #[error(transparent)]
-    Model(#[from] LlmError),
-    #[error(transparent)]
-    Store(#[from] Error),
 }
 
 /// Stage one for one run: what every conversation shares.
@@ -79,7 +71,7 @@ impl<S: Store> StageOne<'_, S> {
                 tracing::warn!(reason = %reason, "conversation failed; it is retried next run");
                 let range = (progress.watermark, progress.working_to);
                 let max = self.config.raw.selection.max_attempts;
-                if !matches!(failure, Failure::Store(Error::Stale(_))) {
+                if !matches!(failure, StepFailure::Store(Error::Stale(_))) {
                     match self
                         .store
                         .record_failure(&candidate.conversation_id, owner, range, max, &reason, now)
@@ -108,7 +100,7 @@ impl<S: Store> StageOne<'_, S> {
         now: Time,
         outcome: &mut Outcome,
         progress: &mut Progress,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), StepFailure> {
         let selection = &self.config.raw.selection;
         let messages = self
             .store
@@ -152,7 +144,7 @@ impl<S: Store> StageOne<'_, S> {
         now: Time,
         allowed: &[String],
         outcome: &mut Outcome,
-    ) -> Result<Vec<Slip>, Failure> {
+    ) -> Result<Vec<Slip>, StepFailure> {
         let mut proposed = Vec::new();
         for messages in &chunk.requests {
             let request = StageOneRequest {
@@ -202,7 +194,7 @@ impl<S: Store> StageOne<'_, S> {
         to: i64,
         slips: Vec<Slip>,
         outcome: &mut Outcome,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), StepFailure> {
         if let Some(owner) = self.owner {
             self.store
                 .commit_extraction(&c.conversation_id, owner, from, to, slips.clone())
