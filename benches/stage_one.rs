@@ -14,7 +14,7 @@
 use dreamd::config::Config;
 use dreamd::ingest::ingest;
 use dreamd::llm::Provider;
-use dreamd::run::run_once;
+use dreamd::run::{RunOptions, run_once};
 use dreamd::store::{SqliteStore, Store, Window};
 use dreamd::text::estimate_tokens;
 use std::io::Write;
@@ -145,9 +145,14 @@ async fn throughput(
     let store = store_with(dir.path(), &conversations(conversations_n, 8, 0)).await;
     let provider = Provider::from_config(&config).unwrap();
     let start = Instant::now();
-    let summary = run_once(&store, &config, &provider, NOW.parse().unwrap(), false)
-        .await
-        .unwrap();
+    let summary = run_once(
+        &store,
+        &config,
+        &provider,
+        RunOptions::once(NOW.parse().unwrap(), false),
+    )
+    .await
+    .unwrap();
     let seconds = start.elapsed().as_secs_f64();
     assert_eq!(summary.conversations.done as usize, conversations_n);
     let rate = conversations_n as f64 / seconds;
@@ -168,9 +173,14 @@ async fn growth_tokens() {
     let config = config(dir.path(), &server.uri(), 1);
     let store = store_with(dir.path(), &conversations(1, 200, 0)).await;
     let provider = Provider::from_config(&config).unwrap();
-    run_once(&store, &config, &provider, NOW.parse().unwrap(), false)
-        .await
-        .unwrap();
+    run_once(
+        &store,
+        &config,
+        &provider,
+        RunOptions::once(NOW.parse().unwrap(), false),
+    )
+    .await
+    .unwrap();
     let mut grown = Vec::new();
     for m in 200..205 {
         let role = if m % 2 == 0 { "user" } else { "assistant" };
@@ -183,9 +193,14 @@ async fn growth_tokens() {
         .unwrap();
     }
     ingest(&store, grown.as_slice()).await.unwrap();
-    run_once(&store, &config, &provider, NOW.parse().unwrap(), false)
-        .await
-        .unwrap();
+    run_once(
+        &store,
+        &config,
+        &provider,
+        RunOptions::once(NOW.parse().unwrap(), false),
+    )
+    .await
+    .unwrap();
     let tokens: Vec<u64> = server
         .received_requests()
         .await

@@ -9,13 +9,13 @@ use std::path::PathBuf;
     name = "dreamd",
     version,
     about = "Long-term memory for AI agents: note slips from idle conversations, merged into each user's memories",
-    arg_required_else_help = true
+    long_about = "Long-term memory for AI agents: note slips from idle conversations, merged into each user's memories.\n\nWith no command, dreamd runs on its schedule (schedule.cron) until SIGTERM or SIGINT."
 )]
 pub struct Cli {
     /// Configuration file (default: $DREAMD_CONFIG, then /etc/dreamd/dreamd.toml if present).
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
-    /// Output format; json prints one JSON document on stdout.
+    /// Output format; json prints one JSON document on stdout (and, for the service, JSON logs).
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Act as if the current time were this (RFC 3339).
@@ -62,7 +62,11 @@ pub enum Command {
         runs: u32,
     },
     /// Print the effective configuration, secrets masked.
-    Config,
+    Config {
+        /// Check everything instead: schedule, database, prompts, model endpoint.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -8,7 +8,7 @@ use crate::ingest::ingest;
 use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
-use crate::store::{Backlog, FailedRange, PgStore, RunRecord, SqliteStore, Store, Window};
+use crate::store::{Backlog, Counts, FailedRange, PgStore, RunRecord, SqliteStore, Store, Window};
 use std::io::BufReader;
 
 /// How a command ended when it did not fail outright.
@@ -22,18 +22,17 @@ pub enum Finished {
 /// Executes the command line with the validated `config`.
 pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
     let now = cli.now.unwrap_or_else(|| truncate_time(chrono::Utc::now()));
-    if let Some(Command::Config) = cli.command {
-        print_config(cli.format, config)?;
+    if let Some(Command::Config { check }) = cli.command {
+        if check {
+            crate::check::run(config, cli.format).await?;
+        } else {
+            print_config(cli.format, config)?;
+        }
         return Ok(Finished::Done);
     }
     if cli.run_once && cli.command.is_some() {
         return Err(Error::Invalid(
             "--run-once takes no command; run them separately".into(),
-        ));
-    }
-    if cli.command.is_none() && !cli.run_once {
-        return Err(Error::Invalid(
-            "nothing to do: give a command or --run-once (see dreamd --help)".into(),
         ));
     }
     match &config.database {
@@ -52,7 +51,19 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
     let format = cli.format;
     let Some(command) = cli.command else {
         let provider = Provider::from_config(config)?;
-        let summary = crate::run::run_once(store, config, &provider, now, cli.dry_run).await?;
+        if !cli.run_once {
+            let shutdown = crate::service::signals::shutdown_signal()
+                .map_err(Error::io("installing signal handlers"))?;
+            crate::service::run(store, config, &provider, shutdown).await?;
+            return Ok(Finished::Done);
+        }
+        let summary = crate::run::run_once(
+            store,
+            config,
+            &provider,
+            crate::run::RunOptions::once(now, cli.dry_run),
+        )
+        .await?;
         emit(format, &summary, output::run_summary);
         return Ok(if summary.partly_failed() {
             Finished::PartlyFailed
@@ -87,10 +98,11 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                 runs: store.recent_runs(runs).await?,
                 backlog: store.backlog(&Window::at(now, config)).await?,
                 failed_ranges: store.failed_ranges(20).await?,
+                counts: store.counts().await?,
             };
             emit(format, &status, output::status);
         }
-        Command::Config => unreachable!("handled before opening the store"),
+        Command::Config { .. } => unreachable!("handled before opening the store"),
     }
     Ok(Finished::Done)
 }
@@ -101,6 +113,7 @@ pub struct Status {
     pub runs: Vec<RunRecord>,
     pub backlog: Backlog,
     pub failed_ranges: Vec<FailedRange>,
+    pub counts: Counts,
 }
 
 async fn memories<S: Store>(

@@ -303,15 +303,7 @@ impl RawConfig {
         };
         let database =
             DatabaseUrl::parse(&self.database.url).map_err(|e| bad("database.url", e))?;
-        if self.schedule.cron.split_whitespace().count() != 6 {
-            return Err(bad(
-                "schedule.cron",
-                format!(
-                    "'{}' must have 6 fields, seconds first (e.g. \"0 */15 * * * *\")",
-                    self.schedule.cron
-                ),
-            ));
-        }
+        crate::service::check_cron(&self.schedule.cron).map_err(|e| bad("schedule.cron", e))?;
         for (key, value) in [
             ("llm.concurrency", u64::from(self.llm.concurrency)),
             (

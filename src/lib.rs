@@ -20,6 +20,7 @@
 //! - [`store`]: the storage interface and its SQLite and PostgreSQL implementations.
 //! - [`cli`], [`commands`], [`output`]: the command line.
 
+pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -34,6 +35,7 @@ pub mod manage;
 pub mod output;
 pub mod prompts;
 pub mod run;
+pub mod service;
 pub mod store;
 pub mod text;
 

@@ -1,5 +1,5 @@
 use clap::Parser;
-use dreamd::cli::Cli;
+use dreamd::cli::{Cli, Format};
 use dreamd::commands::Finished;
 use dreamd::config::{Config, LogFormat};
 use std::process::ExitCode;
@@ -22,7 +22,10 @@ fn main() -> ExitCode {
 
 fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let config = Config::load(cli.config.as_deref())?;
-    init_logging(&config);
+    let service = cli.command.is_none() && !cli.run_once;
+    let json_logs =
+        config.raw.log.format == LogFormat::Json || (service && cli.format == Format::Json);
+    init_logging(&config, json_logs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -30,14 +33,26 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
 }
 
 /// Logs go to stderr (journald captures it); stdout is for command output only.
-fn init_logging(config: &Config) {
-    let filter = tracing_subscriber::EnvFilter::new(&config.raw.log.level);
+fn init_logging(config: &Config, json: bool) {
+    let level = &config.raw.log.level;
+    let quiet_scheduler = if level.contains("tokio_cron_scheduler") {
+        ""
+    } else {
+        ",tokio_cron_scheduler=warn"
+    };
+    let filter = tracing_subscriber::EnvFilter::new(format!("{level}{quiet_scheduler}"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    match config.raw.log.format {
-        LogFormat::Json => builder.json().init(),
-        LogFormat::Text => builder.init(),
+    if json {
+        builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .init();
+    } else {
+        builder.init();
     }
 }

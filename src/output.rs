@@ -233,6 +233,22 @@ pub fn status(s: &crate::commands::Status) -> String {
             .unwrap_or_default(),
         s.backlog.claims_held
     );
+    let memories: Vec<String> = s
+        .counts
+        .memories
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "memories: {}; suggestions pending: {}",
+        if memories.is_empty() {
+            "none".to_owned()
+        } else {
+            memories.join(", ")
+        },
+        s.counts.suggestions_pending
+    );
     for run in &s.runs {
         let c = &run.summary["conversations"];
         let _ = writeln!(

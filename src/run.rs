@@ -12,8 +12,9 @@ use crate::store::{Candidate, RunRecord, Store, Window};
 use futures::StreamExt;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -179,17 +180,48 @@ impl Window {
     }
 }
 
+/// How a run is asked to go.
+pub struct RunOptions<'a> {
+    /// Also the owner of the run's claims, so an abandoned run's claims can be released.
+    pub run_id: String,
+    /// The start of the run (`--now`, or the clock); advanced by real elapsed time.
+    pub now: Time,
+    pub dry_run: bool,
+    /// Once cancelled, the run takes no new conversation or user and finishes the ones in flight.
+    pub cancel: CancellationToken,
+    /// Called with (done, total) as conversations finish, for status lines.
+    pub progress: Option<&'a (dyn Fn(usize, usize) + Sync)>,
+}
+
+impl RunOptions<'_> {
+    /// A run on its own, as `--run-once` does it.
+    pub fn once(now: Time, dry_run: bool) -> RunOptions<'static> {
+        RunOptions {
+            run_id: new_id(),
+            now,
+            dry_run,
+            cancel: CancellationToken::new(),
+            progress: None,
+        }
+    }
+}
+
 /// Performs one run at `now` (the `--now` clock, advanced by real elapsed time).
 #[tracing::instrument(skip_all, fields(run_id))]
 pub async fn run_once<S: Store>(
     store: &S,
     config: &Config,
     provider: &Provider,
-    now: Time,
-    dry_run: bool,
+    options: RunOptions<'_>,
 ) -> Result<RunSummary> {
+    let RunOptions {
+        run_id,
+        now,
+        dry_run,
+        cancel,
+        progress,
+    } = options;
     let started = Instant::now();
-    let run_id = new_id();
     tracing::Span::current().record("run_id", run_id.as_str());
     let clock = || {
         crate::domain::truncate_time(
@@ -218,7 +250,7 @@ pub async fn run_once<S: Store>(
         owner,
         config,
         &clock,
-        extract_all(&stage_one, &candidates, config, &clock),
+        extract_all(&stage_one, &candidates, config, &clock, &cancel, progress),
     )
     .await;
     for outcome in outcomes {
@@ -237,7 +269,7 @@ pub async fn run_once<S: Store>(
         owner,
         config,
         &clock,
-        consolidate_all(&stage_two, &users, config, &clock),
+        consolidate_all(&stage_two, &users, config, &clock, &cancel),
     )
     .await;
     for outcome in user_outcomes {
@@ -259,6 +291,8 @@ pub async fn run_once<S: Store>(
             .await?;
     }
     tracing::info!(
+        run_id = %summary.run_id,
+        outcome = if summary.partly_failed() { "partly_failed" } else { "done" },
         conversations_selected = summary.conversations.selected,
         conversations_failed = summary.conversations.failed,
         slips_kept = summary.slips.kept,
@@ -281,25 +315,30 @@ async fn extract_all<S: Store>(
     candidates: &[Candidate],
     config: &Config,
     clock: &(impl Fn() -> Time + Sync),
+    cancel: &CancellationToken,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Vec<Outcome> {
     let budget = config.raw.llm.max_tokens_per_run;
     let spent = AtomicU64::new(0);
+    let finished = AtomicUsize::new(0);
     futures::stream::iter(candidates)
         .map(|candidate| {
-            let spent = &spent;
+            let (spent, finished) = (&spent, &finished);
             let span = tracing::info_span!(
                 "conversation",
                 conversation_id = %candidate.conversation_id,
                 user_id = %candidate.user_id
             );
             async move {
-                if spent.load(Ordering::Relaxed) >= budget {
+                let stopping = cancel.is_cancelled();
+                if stopping || spent.load(Ordering::Relaxed) >= budget {
                     if let Some(owner) = stage_one.owner
                         && let Err(e) = stage_one.store.release_claim(&candidate.conversation_id, owner).await
                     {
                         tracing::warn!(error = %e, "could not release the claim; it expires by itself");
                     }
-                    tracing::info!("token budget of this run spent; left for the next run");
+                    let why = if stopping { "shutting down" } else { "token budget of this run spent" };
+                    tracing::info!(reason = why, "conversation left for the next run");
                     return None;
                 }
                 let outcome = stage_one.conversation(candidate, clock()).await;
@@ -307,6 +346,10 @@ async fn extract_all<S: Store>(
                     outcome.usage.prompt_tokens + outcome.usage.completion_tokens,
                     Ordering::Relaxed,
                 );
+                let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(report) = progress {
+                    report(done, candidates.len());
+                }
                 Some(outcome)
             }
             .instrument(span)
@@ -323,11 +366,22 @@ async fn consolidate_all<S: Store>(
     users: &[String],
     config: &Config,
     clock: &(impl Fn() -> Time + Sync),
+    cancel: &CancellationToken,
 ) -> Vec<crate::consolidate::Outcome> {
     futures::stream::iter(users)
         .map(|user_id| {
             let span = tracing::info_span!("user", user_id = %user_id);
-            async move { stage_two.user(user_id, clock()).await }.instrument(span)
+            async move {
+                if cancel.is_cancelled() {
+                    tracing::info!(reason = "shutting down", "user left for the next run");
+                    return crate::consolidate::Outcome {
+                        skipped: true,
+                        ..Default::default()
+                    };
+                }
+                stage_two.user(user_id, clock()).await
+            }
+            .instrument(span)
         })
         .buffer_unordered(config.raw.llm.concurrency as usize)
         .collect()

@@ -145,6 +145,14 @@ pub struct Backlog {
     pub claims_held: i64,
 }
 
+/// What `status` counts across all users.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct Counts {
+    /// `"<status>/<origin>"` → number of memories.
+    pub memories: std::collections::BTreeMap<String, i64>,
+    pub suggestions_pending: i64,
+}
+
 /// dreamd's storage. Every method is one transaction or one consistent read.
 pub trait Store: Send + Sync {
     /// Writes every batch of `source` in one transaction, skipping messages
@@ -281,6 +289,12 @@ pub trait Store: Send + Sync {
     ) -> impl Future<Output = Result<bool>> + Send;
 
     fn release_user(&self, user_id: &str, owner: &str) -> impl Future<Output = Result<()>> + Send;
+
+    /// Releases every claim `owner` holds (an abandoned run's); returns how many.
+    fn release_claims(&self, owner: &str) -> impl Future<Output = Result<u64>> + Send;
+
+    /// Memories by (status, origin) and pending suggestions, for `status`.
+    fn counts(&self) -> impl Future<Output = Result<Counts>> + Send;
 
     /// The scopes a conversation was given at ingest; empty when unknown.
     fn conversation_scopes(

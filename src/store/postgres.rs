@@ -3,8 +3,9 @@
 //! trigger runs once per statement over a transition table.
 
 use super::{
-    Backlog, Candidate, ConversationMessages, FailedRange, IngestWritten, MessageSource, RunRecord,
-    Store, Window, Write, lost_claim, parse_stored, stale_memory, stale_suggestion, write_name,
+    Backlog, Candidate, ConversationMessages, Counts, FailedRange, IngestWritten, MessageSource,
+    RunRecord, Store, Window, Write, lost_claim, parse_stored, stale_memory, stale_suggestion,
+    write_name,
 };
 use crate::config::mask_url_password;
 use crate::domain::{
@@ -988,6 +989,45 @@ impl Store for PgStore {
                 })
             })
             .collect()
+    }
+
+    async fn release_claims(&self, owner: &str) -> Result<u64> {
+        let mut released = 0;
+        for sql in [
+            "UPDATE conversations SET claim_owner = NULL, claim_expires_at = NULL WHERE claim_owner = $1",
+            "DELETE FROM user_claims WHERE owner = $1",
+        ] {
+            released += sqlx::query(sql)
+                .bind(owner)
+                .execute(&self.pool)
+                .await
+                .map_err(Error::db(format!("releasing the claims of run {owner}")))?
+                .rows_affected();
+        }
+        Ok(released)
+    }
+
+    async fn counts(&self) -> Result<Counts> {
+        let rows = sqlx::query(
+            "SELECT status, origin, count(*) AS n FROM memories GROUP BY status, origin",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db("counting memories"))?;
+        let mut memories = std::collections::BTreeMap::new();
+        for row in &rows {
+            let (status, origin): (String, String) = (get(row, "status")?, get(row, "origin")?);
+            memories.insert(format!("{status}/{origin}"), get::<i64>(row, "n")?);
+        }
+        let suggestions_pending =
+            sqlx::query_scalar("SELECT count(*) FROM suggestions WHERE status = 'pending'")
+                .fetch_one(&self.pool)
+                .await
+                .map_err(Error::db("counting suggestions"))?;
+        Ok(Counts {
+            memories,
+            suggestions_pending,
+        })
     }
 
     async fn conversation_scopes(&self, conversation_id: &str) -> Result<Vec<String>> {

@@ -626,10 +626,14 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
         .memory;
 
     let config = dreamd::config::Config::load(None).unwrap();
-    let summary =
-        dreamd::run::run_once(store, &config, &dreamd::llm::Provider::Rules, now(), false)
-            .await
-            .unwrap();
+    let summary = dreamd::run::run_once(
+        store,
+        &config,
+        &dreamd::llm::Provider::Rules,
+        dreamd::run::RunOptions::once(now(), false),
+    )
+    .await
+    .unwrap();
     assert_eq!(summary.memories_expired, 1);
     let swept = store.memory(&auto.memory_id).await.unwrap().unwrap();
     assert_eq!((swept.status, swept.version), (Status::Expired, 2));

@@ -1,0 +1,137 @@
+//! `dreamd config --check`: what the service needs, checked before it is
+//! installed: the schedule, the database, the prompts and, for the `openai`
+//! provider, the model endpoint. Each line says what is wrong and where.
+
+use crate::cli::Format;
+use crate::config::{Config, DatabaseUrl, Provider, mask_url_password};
+use crate::error::{Error, Result};
+use crate::output::emit;
+use crate::store::{PgStore, SqliteStore};
+use serde::Serialize;
+use std::fmt::Write;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+pub struct Check {
+    pub check: &'static str,
+    pub ok: bool,
+    pub detail: String,
+}
+
+fn check(check: &'static str, result: std::result::Result<String, String>) -> Check {
+    match result {
+        Ok(detail) => Check {
+            check,
+            ok: true,
+            detail,
+        },
+        Err(detail) => Check {
+            check,
+            ok: false,
+            detail,
+        },
+    }
+}
+
+/// Runs every check, prints the report, and fails (exit 2) if any failed.
+pub async fn run(config: &Config, format: Format) -> Result<()> {
+    let checks = vec![
+        check(
+            "schedule",
+            Ok(format!(
+                "schedule.cron '{}' is valid",
+                config.raw.schedule.cron
+            )),
+        ),
+        check("database", database(config).await),
+        check("prompts", prompts(config)),
+        check("model", model(config).await),
+    ];
+    emit(format, &checks, |checks| {
+        checks.iter().fold(String::new(), |mut out, c| {
+            let _ = writeln!(
+                out,
+                "{:<4}  {:<8}  {}",
+                if c.ok { "ok" } else { "FAIL" },
+                c.check,
+                c.detail
+            );
+            out
+        })
+    });
+    let failed: Vec<&str> = checks.iter().filter(|c| !c.ok).map(|c| c.check).collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "configuration check failed: {}",
+        failed.join(", ")
+    )))
+}
+
+async fn database(config: &Config) -> std::result::Result<String, String> {
+    match &config.database {
+        DatabaseUrl::Sqlite(path) => SqliteStore::open(path)
+            .await
+            .map(|_| format!("SQLite {} opened, migrations applied", path.display())),
+        DatabaseUrl::Postgres(url) => PgStore::open(url).await.map(|_| {
+            format!(
+                "PostgreSQL {} reachable, migrations applied",
+                mask_url_password(url)
+            )
+        }),
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn prompts(config: &Config) -> std::result::Result<String, String> {
+    let stage_one = crate::prompts::stage_one(config).map_err(|e| e.to_string())?;
+    let consolidation = crate::prompts::consolidation(config).map_err(|e| e.to_string())?;
+    let source = if config.raw.prompts.dir.is_empty() {
+        "built in".to_owned()
+    } else {
+        format!("from {}", config.raw.prompts.dir)
+    };
+    Ok(format!(
+        "stage one {} tokens, consolidation {} tokens ({source})",
+        crate::text::estimate_tokens(&stage_one),
+        crate::text::estimate_tokens(&consolidation)
+    ))
+}
+
+async fn model(config: &Config) -> std::result::Result<String, String> {
+    let llm = &config.raw.llm;
+    if llm.provider == Provider::Rules {
+        return Ok("llm.provider is \"rules\": offline, no model needed".into());
+    }
+    let key = std::env::var(&llm.api_key_env).unwrap_or_default();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(llm.timeout_secs.min(15)))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let url = format!("{}/models", llm.base_url.trim_end_matches('/'));
+    let response = client
+        .get(&url)
+        .bearer_auth(&key)
+        .send()
+        .await
+        .map_err(|e| format!("llm.base_url {} is unreachable: {e}", llm.base_url))?;
+    match response.status().as_u16() {
+        200..=299 => Ok(format!("{} answered; model '{}'", llm.base_url, llm.model)),
+        401 | 403 => Err(format!(
+            "{} refused the API key (HTTP {}); check ${}{}",
+            llm.base_url,
+            response.status().as_u16(),
+            llm.api_key_env,
+            if key.is_empty() {
+                ", which is not set"
+            } else {
+                ""
+            }
+        )),
+        status => Ok(format!(
+            "{} reachable (HTTP {status} for /models); model '{}'",
+            llm.base_url, llm.model
+        )),
+    }
+}

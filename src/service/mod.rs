@@ -1,0 +1,205 @@
+//! dreamd as a long-running service: a cron schedule, one run at a time,
+//! graceful shutdown, systemd notifications and optional metrics.
+//!
+//! [`run`] takes the future that ends it (a signal in `main`, anything in a
+//! test). Ticks only ask for a run; one loop performs runs one after the
+//! other, so a tick that comes while a run is going is skipped, never run in
+//! parallel (tokio-cron-scheduler would overlap them).
+
+pub mod metrics;
+pub mod notify;
+pub mod signals;
+
+use crate::config::Config;
+use crate::domain::{new_id, truncate_time};
+use crate::error::{Error, Result};
+use crate::llm::Provider;
+use crate::run::{RunOptions, RunSummary, run_once};
+use crate::store::Store;
+use metrics::Metrics;
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_cron_scheduler::{Job, JobScheduler};
+use tokio_util::sync::CancellationToken;
+
+/// Checks a cron expression the way the scheduler will read it.
+pub fn check_cron(cron: &str) -> std::result::Result<(), String> {
+    Job::new_async(cron, |_, _| Box::pin(async {}))
+        .map(|_| ())
+        .map_err(|_| format!("'{cron}' is not a valid schedule: use 6 fields, seconds first (e.g. \"0 */15 * * * *\")"))
+}
+
+/// Runs on the configured schedule until `shutdown` completes, then stops
+/// taking work, lets the run in flight finish for up to
+/// `schedule.shutdown_timeout_secs`, and abandons it cleanly after that.
+pub async fn run<S: Store>(
+    store: &S,
+    config: &Config,
+    provider: &Provider,
+    shutdown: impl Future<Output = ()>,
+) -> Result<()> {
+    let metrics = Arc::new(Metrics::default());
+    let _metrics_server = start_metrics(config, metrics.clone()).await?;
+    let (ticks, mut next_run) = mpsc::channel::<()>(1);
+    let running = Arc::new(AtomicBool::new(false));
+    let (mut scheduler, job_id) =
+        start_scheduler(&config.raw.schedule.cron, ticks.clone(), running.clone()).await?;
+    let _watchdog = notify::spawn_watchdog();
+    let idle_status = |scheduler: &JobScheduler| {
+        let mut scheduler = scheduler.clone();
+        async move {
+            let next = scheduler.next_tick_for_job(job_id).await.ok().flatten();
+            let text = next.map_or("idle".to_owned(), |t| {
+                format!("idle, next run {}", t.format("%Y-%m-%d %H:%M:%S UTC"))
+            });
+            notify::status(&text);
+        }
+    };
+    notify::ready("starting");
+    idle_status(&scheduler).await;
+    tracing::info!(cron = %config.raw.schedule.cron, "dreamd started");
+    if config.raw.schedule.run_on_start {
+        let _ = ticks.try_send(());
+    }
+    let cancel = CancellationToken::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => break,
+            Some(()) = next_run.recv() => {
+                running.store(true, Ordering::SeqCst);
+                let finished = one_run(store, config, provider, &cancel, &mut shutdown, &metrics).await;
+                running.store(false, Ordering::SeqCst);
+                if finished == Finished::Stopped {
+                    break;
+                }
+                idle_status(&scheduler).await;
+            }
+        }
+    }
+    notify::stopping();
+    if let Err(e) = scheduler.shutdown().await {
+        tracing::warn!(error = %e, "the scheduler did not stop cleanly");
+    }
+    tracing::info!("dreamd stopped");
+    Ok(())
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Finished {
+    Completed,
+    /// Shutdown came during the run; the service stops after it.
+    Stopped,
+}
+
+/// One run, racing the shutdown signal: on shutdown the run takes no new
+/// work and gets `shutdown_timeout_secs` to finish what it holds.
+async fn one_run<S: Store>(
+    store: &S,
+    config: &Config,
+    provider: &Provider,
+    cancel: &CancellationToken,
+    shutdown: &mut (impl Future<Output = ()> + Unpin),
+    metrics: &Metrics,
+) -> Finished {
+    let run_id = new_id();
+    let progress_id = run_id.clone();
+    let progress = move |done: usize, total: usize| {
+        notify::status(&format!("run {progress_id}: {done}/{total} conversations"))
+    };
+    notify::status(&format!("run {run_id}: selecting"));
+    let options = RunOptions {
+        run_id: run_id.clone(),
+        now: truncate_time(chrono::Utc::now()),
+        dry_run: false,
+        cancel: cancel.child_token(),
+        progress: Some(&progress),
+    };
+    let run = run_once(store, config, provider, options);
+    tokio::pin!(run);
+    tokio::select! {
+        result = &mut run => {
+            report(result, metrics);
+            Finished::Completed
+        }
+        _ = shutdown => {
+            tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
+            notify::stopping();
+            cancel.cancel();
+            let bound = Duration::from_secs(config.raw.schedule.shutdown_timeout_secs);
+            match tokio::time::timeout(bound, &mut run).await {
+                Ok(result) => report(result, metrics),
+                Err(_) => abandon(store, &run_id, bound).await,
+            }
+            Finished::Stopped
+        }
+    }
+}
+
+fn report(result: Result<RunSummary>, metrics: &Metrics) {
+    match result {
+        Ok(summary) => metrics.record(&summary),
+        Err(e) => {
+            metrics.record_error();
+            tracing::error!(error = %e, "run failed; the next tick tries again");
+        }
+    }
+}
+
+/// Gives up a run that did not finish in time: its transactions were rolled
+/// back when it was dropped; its claims are released for the next start.
+async fn abandon<S: Store>(store: &S, run_id: &str, bound: Duration) {
+    tracing::warn!(
+        run_id,
+        timeout_secs = bound.as_secs(),
+        "run did not finish in time; abandoned, nothing half-written"
+    );
+    match store.release_claims(run_id).await {
+        Ok(n) => tracing::info!(run_id, released = n, "claims of the abandoned run released"),
+        Err(e) => {
+            tracing::warn!(run_id, error = %e, "could not release claims; they expire by themselves")
+        }
+    }
+}
+
+async fn start_scheduler(
+    cron: &str,
+    ticks: mpsc::Sender<()>,
+    running: Arc<AtomicBool>,
+) -> Result<(JobScheduler, uuid::Uuid)> {
+    let fail =
+        |e: tokio_cron_scheduler::JobSchedulerError| Error::Config(format!("schedule.cron: {e}"));
+    let scheduler = JobScheduler::new().await.map_err(fail)?;
+    let job = Job::new_async(cron, move |_, _| {
+        let (ticks, running) = (ticks.clone(), running.clone());
+        Box::pin(async move {
+            if running.load(Ordering::SeqCst) || ticks.try_send(()).is_err() {
+                tracing::info!("tick skipped: the previous run is still going");
+            }
+        })
+    })
+    .map_err(fail)?;
+    let job_id = scheduler.add(job).await.map_err(fail)?;
+    scheduler.start().await.map_err(fail)?;
+    Ok((scheduler, job_id))
+}
+
+async fn start_metrics(
+    config: &Config,
+    metrics: Arc<Metrics>,
+) -> Result<Option<tokio::task::JoinHandle<()>>> {
+    let listen = &config.raw.metrics.listen;
+    if listen.is_empty() {
+        return Ok(None);
+    }
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(Error::io(format!(
+            "metrics.listen: cannot listen on {listen}"
+        )))?;
+    tracing::info!(address = %listen, "metrics endpoint listening");
+    Ok(Some(tokio::spawn(metrics::serve(listener, metrics))))
+}

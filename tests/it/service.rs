@@ -1,0 +1,340 @@
+//! The service as an operator runs it: `dreamd` as a child process on a
+//! one-second schedule, stopped with signals, watched through its JSON logs,
+//! the systemd notify socket and the metrics endpoint.
+
+use crate::fake_model::{self, slips};
+use crate::helpers::{Dreamd, line};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+use wiremock::ResponseTemplate;
+
+/// Stage one answering after `delay` with one slip per conversation.
+fn slow_model(delay: Duration) -> impl Fn(&Value) -> ResponseTemplate {
+    move |doc: &Value| {
+        let m = &doc["messages"][0];
+        slips(json!([{"message_id": m["message_id"], "quote": m["content"], "content": "I prefer tables",
+            "kind": "presentation", "scope": "global", "durability": "lasting", "valid_until": null}]))
+        .set_delay(delay)
+    }
+}
+
+fn daemon(d: &Dreamd, log: &str) -> Child {
+    let log = std::fs::File::create(d.path(log)).unwrap();
+    d.command(&["--format", "json"])
+        .env("DREAMD_SCHEDULE__CRON", "* * * * * *")
+        .env("DREAMD_LOG__LEVEL", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap()
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = std::process::Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Waits for the child to exit, up to `bound`.
+fn exit_within(child: &mut Child, bound: Duration) -> (i32, Duration) {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status.code().unwrap_or(-1), start.elapsed());
+        }
+        if start.elapsed() > bound {
+            let _ = child.kill();
+            panic!("dreamd did not exit within {bound:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+async fn wait_until(what: &str, bound: Duration, mut done: impl AsyncFnMut() -> bool) {
+    let start = Instant::now();
+    while !done().await {
+        assert!(start.elapsed() < bound, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
+    std::fs::read_to_string(d.path(log))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("a log line is not JSON ({e}): {l}"))
+        })
+        .collect()
+}
+
+fn conversations(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            line(
+                "u1",
+                &format!("c{i:02}"),
+                "m1",
+                "user",
+                "I prefer tables",
+                "2026-11-28T00:00:00Z",
+            )
+        })
+        .collect()
+}
+
+/// Stage-one requests per conversation.
+async fn requests_per_conversation(server: &wiremock::MockServer) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for doc in fake_model::documents(server, true).await {
+        *counts
+            .entry(doc["conversation_id"].as_str().unwrap().to_owned())
+            .or_default() += 1;
+    }
+    counts
+}
+
+fn slip_count(d: &Dreamd) -> usize {
+    d.run(&["slips", "list", "--user", "u1", "--format", "json"])
+        .json()
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn runs_on_schedule_never_overlap_and_stop_gracefully_mid_run() {
+    let server = fake_model::start(slow_model(Duration::from_millis(1500))).await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__CONCURRENCY", "2")
+        .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "10");
+    d.ingest(&conversations(8));
+    let mut child = daemon(&d, "first.log");
+    wait_until(
+        "the first model calls",
+        Duration::from_secs(20),
+        async || !requests_per_conversation(&server).await.is_empty(),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    signal(&child, "TERM");
+    let (code, took) = exit_within(&mut child, Duration::from_secs(15));
+    assert_eq!(code, 0, "graceful stop exits 0");
+    assert!(
+        took < Duration::from_secs(10),
+        "within shutdown_timeout_secs: {took:?}"
+    );
+    let log = log_lines(&d, "first.log");
+    let runs: Vec<&Value> = log
+        .iter()
+        .filter(|l| l["message"] == "run finished")
+        .collect();
+    assert_eq!(runs.len(), 1, "one summary line for the interrupted run");
+    assert!(
+        runs[0]["run_id"].is_string() && runs[0]["conversations_selected"].as_u64().unwrap() < 8
+    );
+    assert!(
+        log.iter()
+            .any(|l| l["message"] == "tick skipped: the previous run is still going"),
+        "ticks during a run are skipped"
+    );
+    assert!(
+        log.iter()
+            .all(|l| !l.to_string().contains("I prefer tables")),
+        "no message text in logs"
+    );
+    let done_first = slip_count(&d);
+    assert!(done_first > 0 && done_first < 8, "{done_first}");
+
+    let mut child = daemon(&d, "second.log");
+    wait_until(
+        "the rest of the work",
+        Duration::from_secs(30),
+        async || slip_count(&d) == 8,
+    )
+    .await;
+    signal(&child, "TERM");
+    assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
+    let per_conversation = requests_per_conversation(&server).await;
+    assert_eq!(per_conversation.len(), 8);
+    assert!(
+        per_conversation.values().all(|&n| n == 1),
+        "nothing extracted twice: {per_conversation:?}"
+    );
+    let status = d.run(&["status", "--format", "json"]).json();
+    let records = status["runs"].as_array().unwrap();
+    for pair in records.windows(2) {
+        assert!(
+            pair[0]["started_at"].as_str() >= pair[1]["finished_at"].as_str(),
+            "runs overlapped: {pair:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
+    let server = fake_model::start(slow_model(Duration::from_secs(4))).await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__TIMEOUT_SECS", "30")
+        .env("DREAMD_SELECTION__CLAIM_TTL_SECS", "3")
+        .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "1");
+    d.ingest(&conversations(3));
+    let mut child = daemon(&d, "first.log");
+    wait_until("the model calls", Duration::from_secs(20), async || {
+        requests_per_conversation(&server).await.len() == 3
+    })
+    .await;
+    signal(&child, "TERM");
+    let (code, took) = exit_within(&mut child, Duration::from_secs(10));
+    assert_eq!(code, 0);
+    assert!(
+        took < Duration::from_secs(3),
+        "bounded by shutdown_timeout_secs: {took:?}"
+    );
+    assert_eq!(slip_count(&d), 0, "nothing half-written");
+    let status = d.run(&["status", "--format", "json"]).json();
+    assert_eq!(
+        (
+            status["backlog"]["claims_held"].as_i64(),
+            status["backlog"]["eligible"].as_i64()
+        ),
+        (Some(0), Some(3)),
+        "claims released"
+    );
+
+    let mut child = daemon(&d, "second.log");
+    wait_until("a second start", Duration::from_secs(20), async || {
+        requests_per_conversation(&server)
+            .await
+            .values()
+            .sum::<usize>()
+            > 3
+    })
+    .await;
+    signal(&child, "TERM");
+    signal(&child, "TERM");
+    let (code, took) = exit_within(&mut child, Duration::from_secs(5));
+    assert_eq!(code, 130, "a second signal exits at once");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(slip_count(&d), 0);
+
+    // The killed process could not release its claims; they expire after claim_ttl_secs.
+    let mut child = daemon(&d, "third.log");
+    wait_until("all the work", Duration::from_secs(30), async || {
+        slip_count(&d) == 3
+    })
+    .await;
+    signal(&child, "TERM");
+    assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn systemd_hears_ready_and_status_lines() {
+    let d = Dreamd::sqlite();
+    let socket_path = d.path("notify.sock");
+    let socket = std::os::unix::net::UnixDatagram::bind(&socket_path).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let d = d.env("NOTIFY_SOCKET", socket_path.to_str().unwrap());
+    let mut child = daemon(&d, "daemon.log");
+    let mut messages = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !messages.iter().any(|m: &String| m.contains("STATUS=run "))
+        || !messages.iter().any(|m| m.contains("STATUS=idle, next run"))
+    {
+        let n = socket.recv(&mut buf).expect("a notification within 20 s");
+        messages.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
+    assert!(messages[0].contains("READY=1"), "{messages:?}");
+    signal(&child, "TERM");
+    assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
+    let mut rest = Vec::new();
+    socket
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    while let Ok(n) = socket.recv(&mut buf) {
+        rest.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
+    assert!(rest.iter().any(|m| m.contains("STOPPING=1")), "{rest:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_metrics_endpoint_counts_runs() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let d = Dreamd::sqlite().env("DREAMD_METRICS__LISTEN", &format!("127.0.0.1:{port}"));
+    d.ingest(&[line(
+        "u1",
+        "c1",
+        "m1",
+        "user",
+        "我最近在做奶制品相关的项目研发",
+        "2026-11-28T00:00:00Z",
+    )]);
+    let mut child = daemon(&d, "daemon.log");
+    let scrape = || -> Option<String> {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+        stream
+            .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            .ok()?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response).ok()?;
+        Some(response)
+    };
+    let value = |body: &str, name: &str| -> Option<f64> {
+        body.lines()
+            .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+            .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+    };
+    let mut body = String::new();
+    wait_until(
+        "a run in the metrics",
+        Duration::from_secs(20),
+        async || {
+            body = scrape().unwrap_or_default();
+            value(&body, "dreamd_runs_total").is_some_and(|n| n >= 1.0)
+        },
+    )
+    .await;
+    signal(&child, "TERM");
+    assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
+    assert!(body.starts_with("HTTP/1.1 200 OK"), "{body}");
+    assert_eq!(
+        value(&body, "dreamd_conversations_total{outcome=\"done\"}"),
+        Some(1.0),
+        "{body}"
+    );
+    assert_eq!(value(&body, "dreamd_slips_kept_total"), Some(1.0), "{body}");
+    let runs = value(&body, "dreamd_runs_total").unwrap();
+    assert_eq!(
+        value(&body, "dreamd_run_duration_seconds_count"),
+        Some(runs)
+    );
+    assert_eq!(
+        value(&body, "dreamd_run_duration_seconds_bucket{le=\"+Inf\"}"),
+        Some(runs)
+    );
+    for l in body
+        .lines()
+        .skip_while(|l| !l.is_empty())
+        .skip(1)
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        assert!(
+            l.rsplit(' ').next().unwrap().parse::<f64>().is_ok(),
+            "not a sample: {l}"
+        );
+    }
+}
