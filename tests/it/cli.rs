@@ -150,7 +150,7 @@ async fn walk_through_on_postgres() {
 #[test]
 fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
     let d = Dreamd::sqlite();
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &[
                 "memories",
@@ -205,10 +205,6 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
         (
             &["--run-once", "memories", "list", "--user", "u"],
             "--run-once takes no command",
-        ),
-        (
-            &["--format", "json"],
-            "nothing to do: give a command or --run-once",
         ),
         (&["--dry-run", "status"], "--run-once"),
     ];

@@ -21,16 +21,41 @@ fn slow_model(delay: Duration) -> impl Fn(&Value) -> ResponseTemplate {
     }
 }
 
-fn daemon(d: &Dreamd, log: &str) -> Child {
+/// A running daemon, killed if a test fails before stopping it.
+struct Daemon(Child);
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl std::ops::Deref for Daemon {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Daemon {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+fn daemon(d: &Dreamd, log: &str) -> Daemon {
     let log = std::fs::File::create(d.path(log)).unwrap();
-    d.command(&["--format", "json"])
-        .env("DREAMD_SCHEDULE__CRON", "* * * * * *")
-        .env("DREAMD_LOG__LEVEL", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap()
+    Daemon(
+        d.command(&["--format", "json"])
+            .env("DREAMD_SCHEDULE__CRON", "* * * * * *")
+            .env("DREAMD_LOG__LEVEL", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    )
 }
 
 fn signal(child: &Child, name: &str) {
