@@ -97,8 +97,16 @@ fn unknown_keys_and_bad_values_name_the_key_and_the_source() {
         "{err}"
     );
 
-    let d = Dreamd::sqlite().env("DREAMD_SCHEDULE__CRON", "*/15 * * * *");
-    assert!(config_error(&d, &["config"]).contains("must have 6 fields"));
+    for cron in ["*/15 * * * *", "0 61 * * * *"] {
+        let d = Dreamd::sqlite().env("DREAMD_SCHEDULE__CRON", cron);
+        let err = config_error(&d, &["config"]);
+        assert!(
+            err.contains("schedule.cron")
+                && err.contains("not a valid schedule")
+                && err.contains("DREAMD_SCHEDULE__CRON"),
+            "{err}"
+        );
+    }
 
     let d = Dreamd::sqlite().env("DREAMD_LLM__PROVIDER", "anthropic");
     assert!(config_error(&d, &["config"]).contains("DREAMD_LLM__PROVIDER"));
