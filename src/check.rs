@@ -85,6 +85,10 @@ async fn database(config: &Config) -> std::result::Result<String, String> {
 }
 
 fn prompts(config: &Config) -> std::result::Result<String, String> {
+    let dir = &config.raw.prompts.dir;
+    if !dir.is_empty() && !std::path::Path::new(dir).is_dir() {
+        return Err(format!("prompts.dir {dir} is not a directory"));
+    }
     let stage_one = crate::prompts::stage_one(config).map_err(|e| e.to_string())?;
     let consolidation = crate::prompts::consolidation(config).map_err(|e| e.to_string())?;
     let source = if config.raw.prompts.dir.is_empty() {

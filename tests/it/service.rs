@@ -269,7 +269,9 @@ async fn systemd_hears_ready_and_status_lines() {
     socket
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
-    let d = d.env("NOTIFY_SOCKET", socket_path.to_str().unwrap());
+    let d = d
+        .env("NOTIFY_SOCKET", socket_path.to_str().unwrap())
+        .env("WATCHDOG_USEC", "400000");
     let mut child = daemon(&d, "daemon.log");
     let mut messages = Vec::new();
     let mut buf = [0u8; 4096];
@@ -280,6 +282,12 @@ async fn systemd_hears_ready_and_status_lines() {
         messages.push(String::from_utf8_lossy(&buf[..n]).into_owned());
     }
     assert!(messages[0].contains("READY=1"), "{messages:?}");
+    while !messages.iter().any(|m| m.contains("WATCHDOG=1")) {
+        let n = socket
+            .recv(&mut buf)
+            .expect("a watchdog ping when WATCHDOG_USEC is set");
+        messages.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
     let mut rest = Vec::new();
@@ -362,4 +370,97 @@ async fn the_metrics_endpoint_counts_runs() {
             "not a sample: {l}"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_on_start_runs_before_the_first_tick() {
+    let d = Dreamd::sqlite()
+        .env("DREAMD_SCHEDULE__RUN_ON_START", "true")
+        .env("DREAMD_SCHEDULE__CRON", "0 0 0 1 1 *");
+    d.ingest(&[line(
+        "u1",
+        "c1",
+        "m1",
+        "user",
+        "我最近在做奶制品相关的项目研发",
+        "2026-11-28T00:00:00Z",
+    )]);
+    let log = std::fs::File::create(d.path("daemon.log")).unwrap();
+    let mut child = Daemon(
+        d.command(&["--format", "json"])
+            .env("DREAMD_LOG__LEVEL", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    wait_until("the run on start", Duration::from_secs(20), async || {
+        slip_count(&d) == 1
+    })
+    .await;
+    signal(&child, "TERM");
+    assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
+    let runs = log_lines(&d, "daemon.log")
+        .into_iter()
+        .filter(|l| l["message"] == "run finished")
+        .count();
+    assert_eq!(runs, 1, "one run at start, no tick until next New Year");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn config_check_says_precisely_what_is_wrong() {
+    let good = Dreamd::sqlite().run(&["config", "--check"]);
+    assert_eq!(good.code, 0, "{}", good.stderr);
+    assert_eq!(
+        good.stdout.lines().filter(|l| l.starts_with("ok")).count(),
+        4,
+        "{}",
+        good.stdout
+    );
+
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::path("/models"))
+        .respond_with(ResponseTemplate::new(401))
+        .mount(&server)
+        .await;
+    let refused = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_PROMPTS__DIR", "/no/such/dir")
+        .env(
+            "DREAMD_DATABASE__URL",
+            "postgres://dreamd@127.0.0.1:1/dreamd",
+        );
+    let run = refused.run(&["config", "--check", "--format", "json"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let checks: Value = serde_json::from_str(&run.stdout).unwrap();
+    let verdict: HashMap<String, bool> = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["check"].as_str().unwrap().to_owned(),
+                c["ok"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(verdict["schedule"], true);
+    assert_eq!(
+        (verdict["database"], verdict["model"]),
+        (false, false),
+        "{checks}"
+    );
+    assert!(
+        checks
+            .to_string()
+            .contains("refused the API key (HTTP 401); check $OPENAI_API_KEY"),
+        "{checks}"
+    );
+    assert!(
+        run.stderr
+            .contains("configuration check failed: database, prompts, model"),
+        "{}",
+        run.stderr
+    );
 }
