@@ -445,7 +445,7 @@ async fn config_check_says_precisely_what_is_wrong() {
             )
         })
         .collect();
-    assert_eq!(verdict["schedule"], true);
+    assert!(verdict["schedule"]);
     assert_eq!(
         (verdict["database"], verdict["model"]),
         (false, false),
