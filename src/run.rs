@@ -290,18 +290,34 @@ pub async fn run_once<S: Store>(
             })
             .await?;
     }
+    let applied = &summary.operations.applied;
     tracing::info!(
         run_id = %summary.run_id,
         outcome = if summary.partly_failed() { "partly_failed" } else { "done" },
+        dry_run = summary.dry_run,
         conversations_selected = summary.conversations.selected,
+        conversations_done = summary.conversations.done,
         conversations_failed = summary.conversations.failed,
+        messages_extracted = summary.messages.extracted,
+        messages_skipped_out_of_window = summary.messages.skipped_out_of_window,
         slips_kept = summary.slips.kept,
+        slips_dropped = summary.slips.dropped.values().sum::<u64>(),
+        slips_dropped_by_reason = ?summary.slips.dropped,
         users_consolidated = summary.users.consolidated,
         users_failed = summary.users.failed,
-        memories_created = summary.operations.applied.create,
-        suggestions = summary.operations.applied.suggest,
-        messages_extracted = summary.messages.extracted,
+        ops_create = applied.create,
+        ops_update = applied.update,
+        ops_confirm = applied.confirm,
+        ops_retire = applied.retire,
+        ops_suggest = applied.suggest,
+        ops_deferred = summary.operations.deferred,
+        ops_rejected = summary.operations.rejected.values().sum::<u64>(),
+        ops_rejected_by_reason = ?summary.operations.rejected,
+        memories_expired = summary.memories_expired,
         llm_calls = summary.llm.calls,
+        llm_failures = summary.llm.failures,
+        prompt_tokens = summary.llm.prompt_tokens,
+        completion_tokens = summary.llm.completion_tokens,
         duration_ms = summary.duration_ms,
         "run finished"
     );

@@ -57,12 +57,13 @@ impl<S: Store> StageTwo<'_, S> {
             }
         }
         if let Err(failure) = self.consolidate(user_id, now, &mut outcome).await {
-            tracing::warn!(reason = %failure, "user failed; retried next run");
+            tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
             outcome.failed = Some(failure.to_string());
         }
         for (reason, id) in &outcome.decisions.rejections {
-            tracing::warn!(reason, id = %id, "operation rejected");
+            tracing::warn!(stage = "consolidate", reason, id = %id, "operation rejected");
         }
+        tracing::debug!(stage = "consolidate", applied = ?outcome.decisions.applied, deferred = outcome.decisions.deferred, "user done");
         if let Some(owner) = self.owner
             && let Err(e) = self.store.release_user(user_id, owner).await
         {

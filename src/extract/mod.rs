@@ -56,6 +56,17 @@ impl<S: Store> StageOne<'_, S> {
             outcome.failed = result.err().map(|e| e.to_string());
             return outcome;
         };
+        if result.is_ok() {
+            tracing::debug!(
+                stage = "extract",
+                outcome = "done",
+                extracted = outcome.extracted,
+                skipped_out_of_window = outcome.skipped_out_of_window,
+                kept = outcome.kept.len(),
+                dropped = ?outcome.dropped,
+                "conversation done"
+            );
+        }
         match result {
             Ok(()) => {
                 if let Err(e) = self
@@ -68,7 +79,7 @@ impl<S: Store> StageOne<'_, S> {
             }
             Err(failure) => {
                 let reason = failure.to_string();
-                tracing::warn!(reason = %reason, "conversation failed; it is retried next run");
+                tracing::warn!(stage = "extract", outcome = "failed", reason = %reason, "conversation failed; it is retried next run");
                 let range = (progress.watermark, progress.working_to);
                 let max = self.config.raw.selection.max_attempts;
                 if !matches!(failure, StepFailure::Store(Error::Stale(_))) {
