@@ -200,6 +200,11 @@ pub struct Memory {
     pub created_at: Time,
     pub updated_at: Time,
     pub expires_at: Option<Time>,
+    /// Where a person set an explicit memory from, when they said (`memories set --conversation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_conversation_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_message_id: Option<String>,
 }
 
 impl Memory {
@@ -244,8 +249,11 @@ pub struct MemoryRecord {
 
 impl MemoryRecord {
     pub fn new(memory: Memory, evidence: Vec<Evidence>) -> MemoryRecord {
-        let mut source_conversation_ids: Vec<String> =
-            evidence.iter().map(|e| e.conversation_id.clone()).collect();
+        let mut source_conversation_ids: Vec<String> = evidence
+            .iter()
+            .map(|e| e.conversation_id.clone())
+            .chain(memory.source_conversation_id.clone())
+            .collect();
         source_conversation_ids.sort();
         source_conversation_ids.dedup();
         MemoryRecord {
@@ -418,6 +426,8 @@ mod tests {
             created_at: now,
             updated_at: now,
             expires_at: Some(now),
+            source_conversation_id: None,
+            source_message_id: None,
         };
         assert_eq!(m.status_at(now), Status::Expired);
         m.expires_at = Some(now + chrono::Duration::seconds(1));

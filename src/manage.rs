@@ -89,6 +89,8 @@ pub fn create_explicit(
         created_at: now,
         updated_at: now,
         expires_at: request.expires_at,
+        source_conversation_id: None,
+        source_message_id: None,
     };
     let event = Event::change(Actor::User, None, now, "create", slip_ids, None, &memory);
     (memory, event)
@@ -566,6 +568,8 @@ mod tests {
             created_at: at(updated),
             updated_at: at(updated),
             expires_at: None,
+            source_conversation_id: None,
+            source_message_id: None,
         }
     }
 

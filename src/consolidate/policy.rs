@@ -425,6 +425,8 @@ fn create(
         created_at: state.now,
         updated_at: state.now,
         expires_at: expiry(policy, &evidence),
+        source_conversation_id: None,
+        source_message_id: None,
     };
     d.writes.push(Write::InsertMemory(memory.clone()));
     d.writes.push(Write::InsertEvent(dreamd_event(
@@ -895,6 +897,8 @@ mod tests {
             created_at: at("2026-11-01T00:00:00Z"),
             updated_at: at("2026-11-20T00:00:00Z"),
             expires_at: None,
+            source_conversation_id: None,
+            source_message_id: None,
         };
         (m, evidence.iter().map(|s| s.to_string()).collect())
     }

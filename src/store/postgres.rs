@@ -56,7 +56,7 @@ fn get<'r, T: sqlx::Decode<'r, Postgres> + sqlx::Type<Postgres>>(
         .map_err(Error::db(format!("reading column {column}")))
 }
 
-const MEMORY_COLUMNS: &str = "memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at";
+const MEMORY_COLUMNS: &str = "memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at, source_conversation_id, source_message_id";
 
 fn memory_from_row(row: &PgRow) -> Result<Memory> {
     let id: String = get(row, "memory_id")?;
@@ -71,6 +71,8 @@ fn memory_from_row(row: &PgRow) -> Result<Memory> {
         created_at: get(row, "created_at")?,
         updated_at: get(row, "updated_at")?,
         expires_at: get(row, "expires_at")?,
+        source_conversation_id: get(row, "source_conversation_id")?,
+        source_message_id: get(row, "source_message_id")?,
         memory_id: id,
     })
 }
@@ -227,8 +229,8 @@ async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
     match write {
         Write::InsertMemory(m) => {
             sqlx::query(
-                "INSERT INTO memories (memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                "INSERT INTO memories (memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at, \
+                 source_conversation_id, source_message_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             )
             .bind(&m.memory_id)
             .bind(&m.user_id)
@@ -241,6 +243,8 @@ async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
             .bind(m.created_at)
             .bind(m.updated_at)
             .bind(m.expires_at)
+            .bind(&m.source_conversation_id)
+            .bind(&m.source_message_id)
             .execute(&mut *conn)
             .await
             .map_err(Error::db(context()))?;

@@ -86,7 +86,7 @@ fn get<'r, T: sqlx::Decode<'r, Sqlite> + sqlx::Type<Sqlite>>(
         .map_err(Error::db(format!("reading column {column}")))
 }
 
-const MEMORY_COLUMNS: &str = "memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at";
+const MEMORY_COLUMNS: &str = "memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at, source_conversation_id, source_message_id";
 
 fn memory_from_row(row: &SqliteRow) -> Result<Memory> {
     let id: String = get(row, "memory_id")?;
@@ -101,6 +101,8 @@ fn memory_from_row(row: &SqliteRow) -> Result<Memory> {
         created_at: parse_time(&get::<String>(row, "created_at")?, "created_at", &id)?,
         updated_at: parse_time(&get::<String>(row, "updated_at")?, "updated_at", &id)?,
         expires_at: opt_time(get(row, "expires_at")?, "expires_at", &id)?,
+        source_conversation_id: get(row, "source_conversation_id")?,
+        source_message_id: get(row, "source_message_id")?,
         memory_id: id,
     })
 }
@@ -288,8 +290,8 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
     match write {
         Write::InsertMemory(m) => {
             sqlx::query(
-                "INSERT INTO memories (memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                "INSERT INTO memories (memory_id, user_id, kind, scope, origin, status, version, content, created_at, updated_at, expires_at, \
+                 source_conversation_id, source_message_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             )
             .bind(&m.memory_id)
             .bind(&m.user_id)
@@ -302,6 +304,8 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
             .bind(db_time(m.created_at))
             .bind(db_time(m.updated_at))
             .bind(m.expires_at.map(db_time))
+            .bind(&m.source_conversation_id)
+            .bind(&m.source_message_id)
             .execute(&mut *conn)
             .await
             .map_err(Error::db(context()))?;

@@ -269,6 +269,8 @@ fn auto_memory(user: &str, text: &str) -> Memory {
         created_at: at("2026-11-25T00:00:00Z"),
         updated_at: at("2026-11-25T00:00:00Z"),
         expires_at: Some(at("2027-05-24T00:00:00Z")),
+        source_conversation_id: None,
+        source_message_id: None,
     }
 }
 
