@@ -55,6 +55,12 @@ pub enum Command {
     Slips(SlipsCommand),
     /// What an agent should load now for a user.
     Recall(RecallArgs),
+    /// Which memories agents loaded into which conversations.
+    #[command(subcommand)]
+    Loads(LoadsCommand),
+    /// Everything dreamd holds about a user.
+    #[command(subcommand)]
+    Users(UsersCommand),
     /// Last runs, backlog, claims held and failed ranges.
     Status {
         /// How many recent runs to show.
@@ -84,6 +90,8 @@ pub enum MemoriesCommand {
     History { id: String },
     /// Remember something a person asked for (an explicit memory).
     Set(SetArgs),
+    /// A person's correction: new text; the memory becomes explicit, its history keeps the old text.
+    Edit { id: String, text: String },
     /// Stop loading a memory; dreamd will not learn it again from old evidence.
     Disable { id: String },
     /// Load a disabled memory again.
@@ -102,6 +110,12 @@ pub struct SetArgs {
     pub scope: Scope,
     #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
     pub expires_at: Option<Time>,
+    /// The conversation the person said it in (its source).
+    #[arg(long)]
+    pub conversation: Option<String>,
+    /// The message it was said in (with --conversation).
+    #[arg(long, requires = "conversation")]
+    pub message: Option<String>,
     /// What to remember, in the user's words.
     pub text: String,
 }
@@ -142,6 +156,26 @@ pub struct RecallArgs {
     /// How many memories at most (default 5, at most 8).
     #[arg(long, default_value_t = 5)]
     pub limit: usize,
+    /// Record the result as loaded into this conversation (then prints {"load_id", "memories"}).
+    #[arg(long)]
+    pub conversation: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LoadsCommand {
+    /// A user's loads, optionally of one conversation.
+    List {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        conversation: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UsersCommand {
+    /// Erase everything dreamd holds about a user, messages included, in one transaction.
+    Purge { user: String },
 }
 
 fn parse_time(s: &str) -> Result<Time, String> {

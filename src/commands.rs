@@ -1,6 +1,9 @@
 //! Runs one parsed command against the configured store and prints its result.
 
-use crate::cli::{Cli, Command, Format, MemoriesCommand, SlipsCommand, SuggestionsCommand};
+use crate::cli::{
+    Cli, Command, Format, LoadsCommand, MemoriesCommand, SlipsCommand, SuggestionsCommand,
+    UsersCommand,
+};
 use crate::config::{Config, DatabaseUrl};
 use crate::domain::{Time, truncate_time};
 use crate::error::{Error, Result};
@@ -89,9 +92,44 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             let slips = manager.slips(&user, conversation.as_deref()).await?;
             emit(format, &slips, |s| output::slip_lines(s));
         }
-        Command::Recall(args) => {
-            let records = manager.recall(&args.user, &args.scopes, args.limit).await?;
-            emit(format, &records, |r| output::memory_lines(r));
+        Command::Recall(args) => match &args.conversation {
+            None => {
+                let records = manager.recall(&args.user, &args.scopes, args.limit).await?;
+                emit(format, &records, |r| output::memory_lines(r));
+            }
+            Some(conversation) => {
+                let (load_id, memories) = manager
+                    .recall_for(&args.user, &args.scopes, args.limit, conversation)
+                    .await?;
+                let loaded = serde_json::json!({ "load_id": load_id, "memories": memories });
+                emit(format, &loaded, |_| {
+                    format!("load {load_id}\n{}", output::memory_lines(&memories))
+                });
+            }
+        },
+        Command::Loads(LoadsCommand::List { user, conversation }) => {
+            let loads = manager.loads(&user, conversation.as_deref()).await?;
+            emit(format, &loads, |l| output::load_lines(l));
+        }
+        Command::Users(UsersCommand::Purge { user }) => {
+            let removed: std::collections::BTreeMap<&str, u64> =
+                store.purge_user(&user).await?.into_iter().collect();
+            let report = serde_json::json!({ "user_id": user, "removed": removed });
+            emit(format, &report, |_| {
+                let rows: Vec<String> = removed
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(t, n)| format!("{n} {t}"))
+                    .collect();
+                format!(
+                    "purged user {user}: {}\n",
+                    if rows.is_empty() {
+                        "nothing was stored".to_owned()
+                    } else {
+                        rows.join(", ")
+                    }
+                )
+            });
         }
         Command::Status { runs } => {
             let status = Status {
@@ -141,9 +179,11 @@ async fn memories<S: Store>(
                     scope: args.scope,
                     text: args.text,
                     expires_at: args.expires_at,
+                    source: args.conversation.map(|c| (c, args.message)),
                 })
                 .await?
         }
+        MemoriesCommand::Edit { id, text } => manager.edit(&id, &text).await?,
         MemoriesCommand::Disable { id } => manager.change(&id, StatusChange::Disable).await?,
         MemoriesCommand::Enable { id } => manager.change(&id, StatusChange::Enable).await?,
         MemoriesCommand::Delete { id } => manager.change(&id, StatusChange::Delete).await?,

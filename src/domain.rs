@@ -245,6 +245,9 @@ pub struct MemoryRecord {
     pub evidence: Vec<Evidence>,
     /// The conversations the evidence came from, so an agent can show where a memory came from.
     pub source_conversation_ids: Vec<String>,
+    /// The conversations that loaded it (`memories show` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loaded_in: Option<Vec<String>>,
 }
 
 impl MemoryRecord {
@@ -260,6 +263,7 @@ impl MemoryRecord {
             memory,
             evidence,
             source_conversation_ids,
+            loaded_in: None,
         }
     }
 }
@@ -345,6 +349,23 @@ impl Event {
             after: Some(after.snapshot()),
         }
     }
+}
+
+/// A record that an agent was given certain memories for a conversation (spec §7).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Load {
+    pub load_id: String,
+    pub user_id: String,
+    pub conversation_id: String,
+    pub at: Time,
+    pub memories: Vec<LoadedMemory>,
+}
+
+/// One memory of a load, at the version the agent saw.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadedMemory {
+    pub memory_id: String,
+    pub version: i64,
 }
 
 /// What stays of a deleted memory: never its text, only a fingerprint of it.

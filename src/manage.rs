@@ -7,8 +7,8 @@
 
 use crate::detect;
 use crate::domain::{
-    Actor, Event, Evidence, Kind, Memory, MemoryRecord, Origin, Scope, Slip, Status, Suggestion,
-    SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone, new_id,
+    Actor, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin, Scope, Slip,
+    Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone, new_id,
 };
 use crate::error::{Error, Result};
 use crate::store::{Store, Write};
@@ -50,6 +50,8 @@ pub struct NewExplicit {
     pub scope: Scope,
     pub text: String,
     pub expires_at: Option<Time>,
+    /// The conversation (and message) the person set it from.
+    pub source: Option<(String, Option<String>)>,
 }
 
 /// A status change a person may make.
@@ -89,8 +91,8 @@ pub fn create_explicit(
         created_at: now,
         updated_at: now,
         expires_at: request.expires_at,
-        source_conversation_id: None,
-        source_message_id: None,
+        source_conversation_id: request.source.as_ref().map(|(c, _)| c.clone()),
+        source_message_id: request.source.as_ref().and_then(|(_, m)| m.clone()),
     };
     let event = Event::change(Actor::User, None, now, "create", slip_ids, None, &memory);
     (memory, event)
@@ -186,6 +188,27 @@ pub fn status_change_writes(before: &Memory, after: Memory, event: Event) -> Vec
     writes
 }
 
+/// Decides a person's edit: new content, origin explicit; a retired or
+/// expired memory comes back active without an expiry; a deleted one cannot.
+pub fn edited(before: &Memory, content: String, now: Time) -> Result<Memory> {
+    if before.status == Status::Deleted {
+        return Err(Error::Invalid(format!(
+            "cannot edit memory {}: it is deleted",
+            before.memory_id
+        )));
+    }
+    let mut after = before.clone();
+    after.content = Some(content);
+    after.origin = Origin::Explicit;
+    if matches!(before.status_at(now), Status::Retired | Status::Expired) {
+        after.status = Status::Active;
+        after.expires_at = None;
+    }
+    after.version += 1;
+    after.updated_at = now;
+    Ok(after)
+}
+
 /// Recall order (spec §10.9): project before domain before global, explicit
 /// before auto, then the most recently updated first.
 pub fn recall_order(a: &Memory, b: &Memory) -> std::cmp::Ordering {
@@ -274,9 +297,77 @@ impl<'a, S: Store> Manager<'a, S> {
         self.records(memories).await
     }
 
+    /// A memory with its evidence and the conversations that loaded it.
     pub async fn show(&self, memory_id: &str) -> Result<MemoryRecord> {
         let memory = self.load(memory_id).await?;
-        self.record(memory).await
+        let mut record = self.record(memory).await?;
+        let mut loaded_in: Vec<String> = self
+            .store
+            .loads_of_memory(memory_id)
+            .await?
+            .into_iter()
+            .map(|l| l.conversation_id)
+            .collect();
+        loaded_in.dedup();
+        record.loaded_in = Some(loaded_in);
+        Ok(record)
+    }
+
+    /// A person's correction: new text, the memory becomes explicit; history keeps the old text.
+    pub async fn edit(&self, memory_id: &str, text: &str) -> Result<MemoryRecord> {
+        let content = check_text(text)?;
+        let before = self.load(memory_id).await?;
+        let after = edited(&before, content, self.now)?;
+        let event = Event::change(
+            Actor::User,
+            None,
+            self.now,
+            "edit",
+            Vec::new(),
+            Some(&before),
+            &after,
+        );
+        self.store
+            .apply(vec![
+                Write::UpdateMemory {
+                    memory: after,
+                    expected_version: before.version,
+                },
+                Write::InsertEvent(event),
+            ])
+            .await?;
+        self.show(memory_id).await
+    }
+
+    /// What an agent should load now, recorded as a load of `conversation_id` (spec §7).
+    pub async fn recall_for(
+        &self,
+        user_id: &str,
+        scopes: &[Scope],
+        limit: usize,
+        conversation_id: &str,
+    ) -> Result<(String, Vec<MemoryRecord>)> {
+        let records = self.recall(user_id, scopes, limit).await?;
+        let load = Load {
+            load_id: new_id(),
+            user_id: user_id.to_owned(),
+            conversation_id: conversation_id.to_owned(),
+            at: self.now,
+            memories: records
+                .iter()
+                .map(|r| LoadedMemory {
+                    memory_id: r.memory.memory_id.clone(),
+                    version: r.memory.version,
+                })
+                .collect(),
+        };
+        let load_id = load.load_id.clone();
+        self.store.apply(vec![Write::InsertLoad(load)]).await?;
+        Ok((load_id, records))
+    }
+
+    pub async fn loads(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Load>> {
+        self.store.loads(user_id, conversation_id).await
     }
 
     pub async fn history(&self, memory_id: &str) -> Result<Vec<Event>> {
@@ -292,6 +383,14 @@ impl<'a, S: Store> Manager<'a, S> {
                 "--expires-at {} is not in the future",
                 t.to_rfc3339()
             )));
+        }
+        if let Some((conversation, message)) = &request.source
+            && let Some(why) = self
+                .store
+                .check_source(&request.user_id, conversation, message.as_deref())
+                .await?
+        {
+            return Err(Error::Invalid(format!("--conversation/--message: {why}")));
         }
         if let Some(existing) = self
             .equal_active(&request.user_id, request.kind, &request.scope, &content)
@@ -437,6 +536,7 @@ impl<'a, S: Store> Manager<'a, S> {
             scope: s.scope.clone(),
             text: content.clone(),
             expires_at: None,
+            source: None,
         };
         let (memory, event) = create_explicit(&request, content, self.now, slip_ids.clone());
         let memory_id = memory.memory_id.clone();

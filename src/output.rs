@@ -70,6 +70,17 @@ pub fn memory_block(r: &MemoryRecord) -> String {
         opt_time(m.expires_at)
     );
     out.push_str(&evidence_lines(&r.evidence));
+    if let Some(loaded) = &r.loaded_in {
+        let _ = writeln!(
+            out,
+            "loaded   {}",
+            if loaded.is_empty() {
+                "never".to_owned()
+            } else {
+                format!("in {}", loaded.join(", "))
+            }
+        );
+    }
     out
 }
 
@@ -276,4 +287,26 @@ pub fn status(s: &crate::commands::Status) -> String {
         );
     }
     out
+}
+
+pub fn load_lines(loads: &[crate::domain::Load]) -> String {
+    if loads.is_empty() {
+        return "no loads\n".into();
+    }
+    loads.iter().fold(String::new(), |mut out, l| {
+        let memories: Vec<String> = l
+            .memories
+            .iter()
+            .map(|m| format!("{} (v{})", m.memory_id, m.version))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{}  {}  conversation {}: {}",
+            l.load_id,
+            time(l.at),
+            l.conversation_id,
+            memories.join(", ")
+        );
+        out
+    })
 }

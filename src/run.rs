@@ -1,5 +1,5 @@
-//! One run (spec §1): select → stage one → stage two → expiry sweep, with
-//! its summary (spec §8.2).
+//! One run (spec §1): select → stage one → stage two → expiry sweep →
+//! retention, with its summary (spec §8.2).
 
 use crate::config::Config;
 use crate::consolidate::StageTwo;
@@ -277,6 +277,10 @@ pub async fn run_once<S: Store>(
     }
 
     summary.memories_expired = sweep_expired(store, clock(), &run_id, dry_run).await?;
+    if !dry_run {
+        let retention = chrono::Duration::days(i64::from(config.raw.policy.slip_ttl_days));
+        summary.slips_purged = store.purge_slips(clock() - retention).await?;
+    }
     summary.finished_at = clock();
     summary.duration_ms = started.elapsed().as_millis() as u64;
     if !dry_run {
@@ -314,6 +318,7 @@ pub async fn run_once<S: Store>(
         ops_rejected = summary.operations.rejected.values().sum::<u64>(),
         ops_rejected_by_reason = ?summary.operations.rejected,
         memories_expired = summary.memories_expired,
+        slips_purged = summary.slips_purged,
         llm_calls = summary.llm.calls,
         llm_failures = summary.llm.failures,
         prompt_tokens = summary.llm.prompt_tokens,

@@ -13,7 +13,7 @@ pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use crate::domain::{
-    Event, Evidence, Memory, NewMessage, Slip, SlipState, StoredMessage, Suggestion,
+    Event, Evidence, Load, Memory, NewMessage, Slip, SlipState, StoredMessage, Suggestion,
     SuggestionStatus, Time, Tombstone,
 };
 use crate::error::Result;
@@ -68,6 +68,7 @@ pub enum Write {
         slip_ids: Vec<String>,
         state: SlipState,
     },
+    InsertLoad(Load),
     /// Records a person's decision, only if the suggestion is still pending.
     DecideSuggestion {
         suggestion_id: String,
@@ -296,6 +297,36 @@ pub trait Store: Send + Sync {
     /// Memories by (status, origin) and pending suggestions, for `status`.
     fn counts(&self) -> impl Future<Output = Result<Counts>> + Send;
 
+    /// A user's loads, optionally of one conversation, oldest first.
+    fn loads(
+        &self,
+        user_id: &str,
+        conversation_id: Option<&str>,
+    ) -> impl Future<Output = Result<Vec<Load>>> + Send;
+
+    /// The loads that included a memory, oldest first.
+    fn loads_of_memory(&self, memory_id: &str) -> impl Future<Output = Result<Vec<Load>>> + Send;
+
+    /// Whether a conversation (and, if given, a message in it) exists and
+    /// belongs to the user: `None` if it is fine, else why not.
+    fn check_source(
+        &self,
+        user_id: &str,
+        conversation_id: &str,
+        message_id: Option<&str>,
+    ) -> impl Future<Output = Result<Option<String>>> + Send;
+
+    /// Erases everything dreamd holds about a user, in one transaction;
+    /// returns the rows removed per table.
+    fn purge_user(
+        &self,
+        user_id: &str,
+    ) -> impl Future<Output = Result<Vec<(&'static str, u64)>>> + Send;
+
+    /// Deletes slips expressed before `before` that are evidence of no memory
+    /// and of no pending suggestion (spec §7 retention); returns how many.
+    fn purge_slips(&self, before: Time) -> impl Future<Output = Result<u64>> + Send;
+
     /// The scopes a conversation was given at ingest; empty when unknown.
     fn conversation_scopes(
         &self,
@@ -351,6 +382,7 @@ pub(crate) fn write_name(write: &Write) -> String {
             format!("evidence of suggestion {suggestion_id}")
         }
         Write::SetSlipStates { state, .. } => format!("moving slips to {state}"),
+        Write::InsertLoad(load) => format!("load {}", load.load_id),
         Write::DecideSuggestion { suggestion_id, .. } => {
             format!("decision on suggestion {suggestion_id}")
         }
@@ -438,3 +470,40 @@ async fn foreign_conversations<T: IngestSteps>(
         })
         .collect())
 }
+
+/// The tables `purge_user` empties of a user, children before parents.
+pub(crate) const USER_TABLES: &[(&str, &str)] = &[
+    (
+        "load_memories",
+        "load_id IN (SELECT load_id FROM loads WHERE user_id = $1)",
+    ),
+    ("loads", "user_id = $1"),
+    (
+        "memory_events",
+        "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)",
+    ),
+    (
+        "memory_evidence",
+        "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)",
+    ),
+    (
+        "suggestion_evidence",
+        "suggestion_id IN (SELECT suggestion_id FROM suggestions WHERE user_id = $1)",
+    ),
+    ("suggestions", "user_id = $1"),
+    ("tombstones", "user_id = $1"),
+    ("memories", "user_id = $1"),
+    ("slips", "user_id = $1"),
+    (
+        "failed_ranges",
+        "conversation_id IN (SELECT conversation_id FROM conversations WHERE user_id = $1)",
+    ),
+    ("user_claims", "user_id = $1"),
+    ("messages", "user_id = $1"),
+    ("conversations", "user_id = $1"),
+];
+
+/// Slips past retention: old, and evidence of nothing that lives.
+pub(crate) const PURGEABLE_SLIPS: &str = "DELETE FROM slips WHERE expressed_at < $1 \
+     AND slip_id NOT IN (SELECT e.slip_id FROM memory_evidence e JOIN memories m ON m.memory_id = e.memory_id WHERE m.status <> 'deleted') \
+     AND slip_id NOT IN (SELECT e.slip_id FROM suggestion_evidence e JOIN suggestions s ON s.suggestion_id = e.suggestion_id WHERE s.status = 'pending')";

@@ -8,8 +8,8 @@ use super::{
     write_name,
 };
 use crate::domain::{
-    Event, Evidence, Memory, NewMessage, Slip, SlipState, StoredMessage, Suggestion, Time,
-    Tombstone,
+    Event, Evidence, Load, LoadedMemory, Memory, NewMessage, Slip, SlipState, StoredMessage,
+    Suggestion, Time, Tombstone,
 };
 use crate::error::{Error, Result};
 use sqlx::sqlite::{
@@ -461,6 +461,28 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
         Write::SetSlipStates { slip_ids, state } => {
             set_slip_states(conn, slip_ids, *state).await?;
         }
+        Write::InsertLoad(load) => {
+            sqlx::query(
+                "INSERT INTO loads (load_id, user_id, conversation_id, at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&load.load_id)
+            .bind(&load.user_id)
+            .bind(&load.conversation_id)
+            .bind(db_time(load.at))
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            for (position, m) in load.memories.iter().enumerate() {
+                sqlx::query("INSERT INTO load_memories (load_id, memory_id, version, position) VALUES ($1, $2, $3, $4)")
+                    .bind(&load.load_id)
+                    .bind(&m.memory_id)
+                    .bind(m.version)
+                    .bind(position as i64)
+                    .execute(&mut *conn)
+                    .await
+                    .map_err(Error::db(context()))?;
+            }
+        }
         Write::DecideSuggestion {
             suggestion_id,
             status,
@@ -529,6 +551,39 @@ async fn set_slip_states(
             .map_err(Error::db(format!("moving slip {slip_id} to {state}")))?;
     }
     Ok(())
+}
+
+impl SqliteStore {
+    /// Completes load rows with their memories, in the order they were given.
+    async fn with_load_memories(&self, rows: Vec<SqliteRow>) -> Result<Vec<Load>> {
+        let mut loads = Vec::new();
+        for row in &rows {
+            let load_id: String = get(row, "load_id")?;
+            let memories = sqlx::query(
+                "SELECT memory_id, version FROM load_memories WHERE load_id = $1 ORDER BY position",
+            )
+            .bind(&load_id)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(Error::db(format!("reading load {load_id}")))?
+            .iter()
+            .map(|m| {
+                Ok(LoadedMemory {
+                    memory_id: get(m, "memory_id")?,
+                    version: get(m, "version")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+            loads.push(Load {
+                user_id: get(row, "user_id")?,
+                conversation_id: get(row, "conversation_id")?,
+                at: parse_time(&get::<String>(row, "at")?, "at", &load_id)?,
+                memories,
+                load_id,
+            });
+        }
+        Ok(loads)
+    }
 }
 
 impl super::IngestSteps for SqliteConnection {
@@ -1098,6 +1153,96 @@ impl Store for SqliteStore {
             memories,
             suggestions_pending,
         })
+    }
+
+    async fn loads(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Load>> {
+        let rows = sqlx::query(
+            "SELECT load_id, user_id, conversation_id, at FROM loads WHERE user_id = $1 AND ($2 IS NULL OR conversation_id = $2) ORDER BY at, load_id",
+        )
+        .bind(user_id)
+        .bind(conversation_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading loads of user {user_id}")))?;
+        self.with_load_memories(rows).await
+    }
+
+    async fn loads_of_memory(&self, memory_id: &str) -> Result<Vec<Load>> {
+        let rows = sqlx::query(
+            "SELECT load_id, user_id, conversation_id, at FROM loads \
+             WHERE load_id IN (SELECT load_id FROM load_memories WHERE memory_id = $1) ORDER BY at, load_id",
+        )
+        .bind(memory_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading loads of memory {memory_id}")))?;
+        self.with_load_memories(rows).await
+    }
+
+    async fn check_source(
+        &self,
+        user_id: &str,
+        conversation_id: &str,
+        message_id: Option<&str>,
+    ) -> Result<Option<String>> {
+        let owner: Option<String> =
+            sqlx::query_scalar("SELECT user_id FROM conversations WHERE conversation_id = $1")
+                .bind(conversation_id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(Error::db(format!("reading conversation {conversation_id}")))?;
+        match owner {
+            None => return Ok(Some(format!("conversation '{conversation_id}' not found"))),
+            Some(owner) if owner != user_id => {
+                return Ok(Some(format!(
+                    "conversation '{conversation_id}' belongs to another user"
+                )));
+            }
+            Some(_) => {}
+        }
+        let Some(message_id) = message_id else {
+            return Ok(None);
+        };
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT seq FROM messages WHERE conversation_id = $1 AND message_id = $2",
+        )
+        .bind(conversation_id)
+        .bind(message_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(Error::db(format!("reading message {message_id}")))?;
+        Ok(found.is_none().then(|| {
+            format!("message '{message_id}' not found in conversation '{conversation_id}'")
+        }))
+    }
+
+    async fn purge_user(&self, user_id: &str) -> Result<Vec<(&'static str, u64)>> {
+        let mut tx = self.write_tx("starting the purge").await?;
+        let mut removed = Vec::new();
+        for (table, condition) in super::USER_TABLES {
+            let n = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DELETE FROM {table} WHERE {condition}"
+            )))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(Error::db(format!("purging user {user_id} from {table}")))?
+            .rows_affected();
+            removed.push((*table, n));
+        }
+        tx.commit()
+            .await
+            .map_err(Error::db(format!("committing the purge of user {user_id}")))?;
+        Ok(removed)
+    }
+
+    async fn purge_slips(&self, before: Time) -> Result<u64> {
+        Ok(sqlx::query(super::PURGEABLE_SLIPS)
+            .bind(db_time(before))
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db("purging old slips"))?
+            .rows_affected())
     }
 
     async fn conversation_scopes(&self, conversation_id: &str) -> Result<Vec<String>> {

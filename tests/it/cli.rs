@@ -307,3 +307,74 @@ fn an_absolute_sqlite_path_works() {
     ]);
     assert!(d.path("abs.db").is_file());
 }
+
+#[test]
+fn loads_edits_sources_and_purge_from_the_command_line() {
+    let d = Dreamd::sqlite();
+    d.json(&["ingest", examples().to_str().unwrap()]);
+    let set = d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "presentation",
+        "--scope",
+        "domain:standard",
+        "--conversation",
+        "jay-standard-1",
+        "--message",
+        "jay-standard-1-3",
+        "标准按流程卡整理",
+    ]);
+    let id = set["memory_id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        set["source_conversation_ids"],
+        serde_json::json!(["jay-standard-1"])
+    );
+    let loaded = d.json(&[
+        "recall",
+        "--user",
+        "jay",
+        "--scope",
+        "domain:standard",
+        "--conversation",
+        "new-chat",
+    ]);
+    assert_eq!(loaded["memories"][0]["memory_id"], id.as_str());
+    let loads = d.json(&["loads", "list", "--user", "jay"]);
+    assert_eq!(loads[0]["load_id"], loaded["load_id"]);
+    assert_eq!(
+        loads[0]["memories"],
+        serde_json::json!([{"memory_id": id, "version": 1}])
+    );
+    assert_eq!(
+        d.json(&["memories", "show", &id])["loaded_in"],
+        serde_json::json!(["new-chat"])
+    );
+    let edited = d.json(&["memories", "edit", &id, "标准按流程卡整理，列出条款号"]);
+    assert_eq!(
+        (edited["version"].as_i64(), edited["content"].as_str()),
+        (Some(2), Some("标准按流程卡整理，列出条款号"))
+    );
+    let purged = d.json(&["users", "purge", "jay"]);
+    assert!(purged["removed"]["messages"].as_u64().unwrap() > 0);
+    assert_eq!(
+        d.json(&["memories", "list", "--user", "jay", "--all"]),
+        serde_json::json!([])
+    );
+    assert_eq!(
+        d.json(&["loads", "list", "--user", "jay"]),
+        serde_json::json!([])
+    );
+    assert_eq!(
+        d.json(&["memories", "list", "--user", "emma", "--all"]),
+        serde_json::json!([]),
+        "emma had none yet"
+    );
+    assert_eq!(
+        d.json(&["ingest", examples().to_str().unwrap()])["messages_new"],
+        purged["removed"]["messages"],
+        "only jay's messages were removed"
+    );
+}

@@ -25,6 +25,11 @@ on_both_backends!(
     recall_returns_active_in_scope_memories_with_their_sources,
     set_refuses_secrets_and_is_idempotent,
     the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical,
+    recall_for_a_conversation_records_a_load,
+    an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
+    an_explicit_memory_carries_its_source,
+    purge_leaves_no_row_of_the_user,
+    retention_removes_only_old_slips_that_support_nothing,
 );
 
 fn at(s: &str) -> Time {
@@ -215,6 +220,7 @@ fn explicit(user: &str, kind: Kind, scope: &str, text: &str) -> NewExplicit {
         scope: scope.parse().unwrap(),
         text: text.into(),
         expires_at: None,
+        source: None,
     }
 }
 
@@ -654,5 +660,270 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
     assert_eq!(
         store.recent_runs(5).await.unwrap()[0].run_id,
         summary.run_id
+    );
+}
+
+async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
+    let manager = Manager::new(store, now());
+    let a = manager
+        .set(explicit("u1", Kind::Presentation, "global", "结果先行"))
+        .await
+        .unwrap()
+        .memory;
+    let b = manager
+        .set(explicit(
+            "u1",
+            Kind::Presentation,
+            "domain:standard",
+            "标准按流程卡整理",
+        ))
+        .await
+        .unwrap()
+        .memory;
+    let scopes = ["domain:standard".parse().unwrap()];
+    let (load_id, recalled) = manager
+        .recall_for("u1", &scopes, 5, "conv-9")
+        .await
+        .unwrap();
+    assert_eq!(recalled.len(), 2);
+    let loads = manager.loads("u1", Some("conv-9")).await.unwrap();
+    assert_eq!(loads.len(), 1);
+    assert_eq!(loads[0].load_id, load_id);
+    let ids: Vec<(&str, i64)> = loads[0]
+        .memories
+        .iter()
+        .map(|m| (m.memory_id.as_str(), m.version))
+        .collect();
+    assert_eq!(
+        ids,
+        [(b.memory_id.as_str(), 1), (a.memory_id.as_str(), 1)],
+        "in recall order, with versions"
+    );
+    assert!(manager.loads("u1", Some("other")).await.unwrap().is_empty());
+    assert_eq!(
+        manager.show(&a.memory_id).await.unwrap().loaded_in,
+        Some(vec!["conv-9".to_owned()])
+    );
+}
+
+async fn an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history<S: RawSql>(store: &S) {
+    let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
+    let manager = Manager::new(store, now());
+    let edited = manager
+        .edit(&memory.memory_id, "标准按流程卡展示，并列出条款号")
+        .await
+        .unwrap();
+    assert_eq!(
+        (edited.memory.origin, edited.memory.version),
+        (Origin::Explicit, 2)
+    );
+    assert_eq!(edited.evidence.len(), 2, "evidence is kept");
+    let history = manager.history(&memory.memory_id).await.unwrap();
+    let last = history.last().unwrap();
+    assert_eq!(
+        (last.action.as_str(), last.actor),
+        ("edit", dreamd::domain::Actor::User)
+    );
+    assert_eq!(last.before.as_ref().unwrap()["content"], "标准按流程卡展示");
+    assert!(
+        manager
+            .edit(&memory.memory_id, "我的密码是 hunter22")
+            .await
+            .is_err()
+    );
+    manager
+        .change(&memory.memory_id, StatusChange::Delete)
+        .await
+        .unwrap();
+    assert!(
+        manager.edit(&memory.memory_id, "x").await.is_err(),
+        "a deleted memory cannot be edited"
+    );
+}
+
+async fn an_explicit_memory_carries_its_source<S: RawSql>(store: &S) {
+    ingest_text(
+        store,
+        &line(
+            "u1",
+            "c1",
+            "m1",
+            "user",
+            "以后都先说结果",
+            "2026-11-20T09:00:00Z",
+        ),
+    )
+    .await
+    .unwrap();
+    ingest_text(
+        store,
+        &line("u2", "c2", "m1", "user", "hi", "2026-11-20T09:00:00Z"),
+    )
+    .await
+    .unwrap();
+    let manager = Manager::new(store, now());
+    let mut request = explicit("u1", Kind::Presentation, "global", "先说结果");
+    request.source = Some(("c1".into(), Some("m1".into())));
+    let m = manager.set(request.clone()).await.unwrap();
+    assert_eq!(
+        (
+            m.memory.source_conversation_id.as_deref(),
+            m.memory.source_message_id.as_deref()
+        ),
+        (Some("c1"), Some("m1"))
+    );
+    assert_eq!(m.source_conversation_ids, ["c1"]);
+    for (source, why) in [
+        (("nope", None), "conversation 'nope' not found"),
+        (("c2", None), "belongs to another user"),
+        (("c1", Some("m9")), "message 'm9' not found"),
+    ] {
+        let mut bad = explicit("u1", Kind::Background, "global", "在质检部");
+        bad.source = Some((source.0.into(), source.1.map(Into::into)));
+        let err = manager.set(bad).await.unwrap_err().to_string();
+        assert!(err.contains(why), "{err}");
+    }
+}
+
+async fn purge_leaves_no_row_of_the_user<S: RawSql>(store: &S) {
+    ingest_text(
+        store,
+        &line(
+            "u1",
+            "c1",
+            "m1",
+            "user",
+            "以后都先说结果",
+            "2026-11-20T09:00:00Z",
+        ),
+    )
+    .await
+    .unwrap();
+    ingest_text(
+        store,
+        &line("u2", "c2", "m1", "user", "keep me", "2026-11-20T09:00:00Z"),
+    )
+    .await
+    .unwrap();
+    let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
+    let manager = Manager::new(store, now());
+    manager
+        .set(explicit("u1", Kind::Background, "global", "在质检部"))
+        .await
+        .unwrap();
+    manager
+        .change(&memory.memory_id, StatusChange::Delete)
+        .await
+        .unwrap();
+    let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
+    insert_suggestion(store, &s).await;
+    manager.recall_for("u1", &[], 5, "c1").await.unwrap();
+    manager
+        .set(explicit("u2", Kind::Background, "global", "someone else"))
+        .await
+        .unwrap();
+
+    let removed = store.purge_user("u1").await.unwrap();
+    assert!(
+        removed.iter().map(|(_, n)| n).sum::<u64>() > 8,
+        "{removed:?}"
+    );
+    for table in [
+        "conversations",
+        "messages",
+        "slips",
+        "memories",
+        "suggestions",
+        "tombstones",
+        "loads",
+    ] {
+        assert_eq!(
+            store
+                .count(&format!(
+                    "SELECT count(*) FROM {table} WHERE user_id = 'u1'"
+                ))
+                .await,
+            0,
+            "{table}"
+        );
+    }
+    for (table, parent) in [
+        (
+            "memory_events",
+            "memory_id IN (SELECT memory_id FROM memories)",
+        ),
+        (
+            "memory_evidence",
+            "memory_id IN (SELECT memory_id FROM memories)",
+        ),
+        ("load_memories", "load_id IN (SELECT load_id FROM loads)"),
+        (
+            "suggestion_evidence",
+            "suggestion_id IN (SELECT suggestion_id FROM suggestions)",
+        ),
+    ] {
+        let orphans = store
+            .count(&format!(
+                "SELECT count(*) FROM {table} WHERE NOT ({parent})"
+            ))
+            .await;
+        assert_eq!(orphans, 0, "{table} keeps rows of u1");
+    }
+    assert_eq!(
+        store.count("SELECT count(*) FROM memory_events").await,
+        1,
+        "only u2's event is left"
+    );
+    assert_eq!(
+        store
+            .count("SELECT count(*) FROM messages WHERE user_id = 'u2'")
+            .await,
+        1,
+        "other users are untouched"
+    );
+    assert_eq!(store.memories("u2").await.unwrap().len(), 1);
+}
+
+async fn retention_removes_only_old_slips_that_support_nothing<S: RawSql>(store: &S) {
+    let (memory, evidence) = learned_memory(store, "u1", "标准按流程卡展示").await;
+    let mut old = slip("u1", "c3", "无人引用", SlipState::Deferred);
+    old.expressed_at = at("2026-10-01T00:00:00Z");
+    let mut recent = slip("u1", "c4", "最近的", SlipState::Deferred);
+    recent.expressed_at = at("2026-11-25T00:00:00Z");
+    let mut suggested = slip("u1", "c5", "建议里的", SlipState::Consolidated);
+    suggested.expressed_at = at("2026-10-01T00:00:00Z");
+    let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
+    store
+        .apply(vec![
+            Write::InsertSlip(old.clone()),
+            Write::InsertSlip(recent.clone()),
+            Write::InsertSlip(suggested.clone()),
+            Write::InsertSuggestion {
+                suggestion: s,
+                slip_ids: vec![suggested.slip_id.clone()],
+            },
+        ])
+        .await
+        .unwrap();
+    let purged = store.purge_slips(at("2026-10-30T12:00:00Z")).await.unwrap();
+    assert_eq!(purged, 1);
+    let left: Vec<String> = store
+        .slips("u1", None)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.slip_id)
+        .collect();
+    assert!(!left.contains(&old.slip_id));
+    for kept in [&recent.slip_id, &suggested.slip_id, &evidence[0].slip_id] {
+        assert!(left.contains(kept));
+    }
+    assert_eq!(
+        store
+            .evidence(std::slice::from_ref(&memory.memory_id))
+            .await
+            .unwrap()
+            .len(),
+        2
     );
 }
