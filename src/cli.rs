@@ -61,6 +61,8 @@ pub enum Command {
     /// Everything dreamd holds about a user.
     #[command(subcommand)]
     Users(UsersCommand),
+    /// Serve the memory tools to an agent over MCP (stdio).
+    Mcp,
     /// Last runs, backlog, claims held and failed ranges.
     Status {
         /// How many recent runs to show.

@@ -38,6 +38,9 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
             "--run-once takes no command; run them separately".into(),
         ));
     }
+    if let Some(Command::Mcp) = cli.command {
+        return serve_mcp(config, cli.now).await.map(|()| Finished::Done);
+    }
     match &config.database {
         DatabaseUrl::Sqlite(path) => {
             let store = SqliteStore::open(path).await?;
@@ -74,6 +77,9 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             Finished::Done
         });
     };
+    if let Command::Mcp = command {
+        return Ok(Finished::Done);
+    }
     let manager = Manager::new(store, now);
     match command {
         Command::Ingest { path } => {
@@ -140,7 +146,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             };
             emit(format, &status, output::status);
         }
-        Command::Config { .. } => unreachable!("handled before opening the store"),
+        Command::Config { .. } | Command::Mcp => unreachable!("handled before"),
     }
     Ok(Finished::Done)
 }
@@ -238,4 +244,22 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
         )
     });
     Ok(())
+}
+
+/// `dreamd mcp`: the store moves into the server, which lives until stdin closes.
+async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
+    let users = config.raw.mcp.users.clone();
+    let engine: std::sync::Arc<dyn crate::mcp::tools::Engine> = match &config.database {
+        DatabaseUrl::Sqlite(path) => std::sync::Arc::new(crate::mcp::tools::Tools {
+            store: SqliteStore::open(path).await?,
+            users,
+            now,
+        }),
+        DatabaseUrl::Postgres(url) => std::sync::Arc::new(crate::mcp::tools::Tools {
+            store: PgStore::open(url).await?,
+            users,
+            now,
+        }),
+    };
+    crate::mcp::serve(engine).await
 }

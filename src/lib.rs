@@ -32,6 +32,7 @@ pub mod extract;
 pub mod ingest;
 pub mod llm;
 pub mod manage;
+pub mod mcp;
 pub mod output;
 pub mod prompts;
 pub mod run;

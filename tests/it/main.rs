@@ -5,6 +5,7 @@ mod cli;
 mod config;
 mod fake_model;
 mod helpers;
+mod mcp;
 mod service;
 mod stage_one;
 mod stage_two;
