@@ -453,7 +453,9 @@ async fn two_processes_share_postgres_without_doubling() {
 #[test]
 fn the_rules_provider_on_real_dialogue_quotes_verbatim_and_keeps_no_one_off() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
-    let d = Dreamd::sqlite().env("DREAMD_SELECTION__LOOKBACK_DAYS", "36500");
+    let d = Dreamd::sqlite()
+        .env("DREAMD_SELECTION__LOOKBACK_DAYS", "36500")
+        .env("DREAMD_POLICY__SLIP_TTL_DAYS", "36500");
     let mut contents: HashMap<(String, String), String> = HashMap::new();
     let mut users = std::collections::BTreeSet::new();
     for file in [
