@@ -11,7 +11,9 @@ use crate::ingest::ingest;
 use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
-use crate::store::{Backlog, Counts, FailedRange, PgStore, RunRecord, SqliteStore, Store, Window};
+use crate::store::{
+    Backlog, Counts, FailedRange, FailedUser, PgStore, RunRecord, SqliteStore, Store, Window,
+};
 use std::io::BufReader;
 
 /// How a command ended when it did not fail outright.
@@ -80,7 +82,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
     if let Command::Mcp = command {
         return Ok(Finished::Done);
     }
-    let manager = Manager::new(store, now);
+    let manager = Manager::new(store, now, &config.detector);
     match command {
         Command::Ingest { path } => {
             let summary = if path == "-" {
@@ -142,6 +144,15 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                 runs: store.recent_runs(runs).await?,
                 backlog: store.backlog(&Window::at(now, config)).await?,
                 failed_ranges: store.failed_ranges(20).await?,
+                failed_users: store
+                    .failed_users(20)
+                    .await?
+                    .into_iter()
+                    .map(|user| FailedUserStatus {
+                        passed_over: user.attempts >= i64::from(config.raw.selection.max_attempts),
+                        user,
+                    })
+                    .collect(),
                 counts: store.counts().await?,
             };
             emit(format, &status, output::status);
@@ -157,7 +168,17 @@ pub struct Status {
     pub runs: Vec<RunRecord>,
     pub backlog: Backlog,
     pub failed_ranges: Vec<FailedRange>,
+    /// Users whose stage two failed in a row; `passed_over` once at `selection.max_attempts`.
+    pub failed_users: Vec<FailedUserStatus>,
     pub counts: Counts,
+}
+
+/// A user whose stage two keeps failing, and whether runs now pass it over.
+#[derive(Debug, serde::Serialize)]
+pub struct FailedUserStatus {
+    #[serde(flatten)]
+    pub user: FailedUser,
+    pub passed_over: bool,
 }
 
 async fn memories<S: Store>(
@@ -254,11 +275,13 @@ async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
             store: SqliteStore::open(path).await?,
             users,
             now,
+            detector: config.detector.clone(),
         }),
         DatabaseUrl::Postgres(url) => std::sync::Arc::new(crate::mcp::tools::Tools {
             store: PgStore::open(url).await?,
             users,
             now,
+            detector: config.detector.clone(),
         }),
     };
     crate::mcp::serve(engine).await

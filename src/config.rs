@@ -3,6 +3,7 @@
 //! [`RawConfig::validate`] turns them into the typed [`Config`] every other
 //! module takes. Every error names the key and where its value came from.
 
+use crate::detect::{Detector, ExtraPattern};
 use crate::domain::{Kind, Scope};
 use crate::error::Error;
 use figment::Figment;
@@ -29,6 +30,7 @@ pub struct RawConfig {
     pub log: LogSection,
     pub metrics: MetricsSection,
     pub mcp: McpSection,
+    pub never_store: NeverStoreSection,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -83,6 +85,30 @@ pub struct LlmSection {
     pub concurrency: u32,
     pub max_prompt_tokens: u32,
     pub max_tokens_per_run: u64,
+    /// A number, or `"none"` to send no temperature (reasoning models refuse any but their default).
+    pub temperature: TemperatureSetting,
+}
+
+/// `llm.temperature` as written: a number, or the word `none` (spec §10.26).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TemperatureSetting {
+    Number(f64),
+    Word(String),
+}
+
+impl TemperatureSetting {
+    /// The temperature to send, or `None` to send none; `Err` names what is wrong.
+    fn value(&self) -> Result<Option<f32>, String> {
+        match self {
+            TemperatureSetting::Number(t) if (0.0..=2.0).contains(t) => Ok(Some(*t as f32)),
+            TemperatureSetting::Number(t) => Err(format!("{t} is not between 0 and 2")),
+            TemperatureSetting::Word(w) if w == "none" => Ok(None),
+            TemperatureSetting::Word(w) => Err(format!(
+                "'{w}' is neither a number from 0 to 2 nor \"none\" (send no temperature)"
+            )),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -138,6 +164,21 @@ pub struct McpSection {
     pub users: Vec<String>,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NeverStoreSection {
+    pub extra: Vec<ExtraNeverStore>,
+}
+
+/// An operator's own never-store category: a name and a regular expression
+/// run on the detection view of every text dreamd would store (spec §9).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraNeverStore {
+    pub name: String,
+    pub pattern: String,
+}
+
 /// Where the database lives, parsed from `database.url` (spec §10.16).
 #[derive(Clone, PartialEq, Eq)]
 pub enum DatabaseUrl {
@@ -179,6 +220,10 @@ pub struct Config {
     pub raw: RawConfig,
     pub database: DatabaseUrl,
     pub kinds: BTreeMap<Kind, KindPolicy>,
+    /// The never-store detectors with the operator's extra patterns, built once.
+    pub detector: Detector,
+    /// `llm.temperature` to send, or `None` to send none.
+    pub temperature: Option<f32>,
 }
 
 impl Config {
@@ -367,11 +412,48 @@ impl RawConfig {
                 ),
             ));
         }
+        let temperature = self
+            .llm
+            .temperature
+            .value()
+            .map_err(|e| bad("llm.temperature", e))?;
+        let detector = self.detector(&bad)?;
         Ok(Config {
             raw: self,
             database,
             kinds,
+            detector,
+            temperature,
         })
+    }
+
+    /// The built-in detectors plus `never_store.extra`; a bad entry is named.
+    fn detector(&self, bad: &dyn Fn(&str, String) -> Error) -> Result<Detector, Error> {
+        let mut extra = Vec::new();
+        for (i, entry) in self.never_store.extra.iter().enumerate() {
+            let key = "never_store.extra";
+            if entry.name.trim().is_empty() {
+                return Err(bad(
+                    key,
+                    format!("entry {} needs a name (what the pattern protects)", i + 1),
+                ));
+            }
+            let regex = regex::Regex::new(&entry.pattern).map_err(|e| {
+                bad(
+                    key,
+                    format!(
+                        "entry {} ('{}'): the pattern is not a regular expression: {e}",
+                        i + 1,
+                        entry.name
+                    ),
+                )
+            })?;
+            extra.push(ExtraPattern {
+                name: entry.name.clone(),
+                regex,
+            });
+        }
+        Ok(Detector::new(extra))
     }
 
     fn kind_policies(
@@ -382,6 +464,14 @@ impl RawConfig {
         for (name, policy) in &self.policy.kinds {
             let key = format!("policy.kinds.{name}");
             let kind: Kind = name.parse().map_err(|e| bad(&key, e))?;
+            if policy.auto && matches!(kind, Kind::Terminology | Kind::QueryDefault) {
+                return Err(bad(
+                    &format!("{key}.auto"),
+                    format!(
+                        "cannot be true: {kind} changes what a business query means, so only people set it (dreamd makes suggestions)"
+                    ),
+                ));
+            }
             if policy.min_evidence == 0 {
                 return Err(bad(
                     &format!("{key}.min_evidence"),

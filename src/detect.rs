@@ -251,6 +251,77 @@ static BUSINESS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
+/// An operator's own never-store pattern (`never_store.extra`, spec §9).
+#[derive(Debug, Clone)]
+pub struct ExtraPattern {
+    pub name: String,
+    pub regex: Regex,
+}
+
+/// The built-in detectors and the operator's extra patterns.
+#[derive(Debug, Clone, Default)]
+pub struct Detector {
+    extra: Vec<ExtraPattern>,
+}
+
+/// What a detector found: a built-in category or an operator's pattern, by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    Builtin(Category),
+    Extra(String),
+}
+
+impl Finding {
+    /// The category's name as `dreamd detect` prints it.
+    pub fn name(&self) -> &str {
+        match self {
+            Finding::Builtin(c) => c.as_str(),
+            Finding::Extra(name) => name,
+        }
+    }
+
+    pub fn reason(&self) -> String {
+        match self {
+            Finding::Builtin(c) => c.reason().to_owned(),
+            Finding::Extra(name) => {
+                format!("it matches the operator's never-store pattern '{name}'")
+            }
+        }
+    }
+}
+
+impl Detector {
+    pub fn new(extra: Vec<ExtraPattern>) -> Detector {
+        Detector { extra }
+    }
+
+    /// The first category `text` falls into: built-ins first, then the extras.
+    pub fn scan(&self, text: &str) -> Option<Finding> {
+        scan(text).map(Finding::Builtin).or_else(|| {
+            self.extra
+                .iter()
+                .find(|e| e.regex.is_match(text))
+                .map(|e| Finding::Extra(e.name.clone()))
+        })
+    }
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Secret => "secret",
+            Category::Password => "password",
+            Category::PrivateKey => "private_key",
+            Category::Phone => "phone",
+            Category::NationalId => "national_id",
+            Category::BankCard => "bank_card",
+            Category::Email => "email",
+            Category::PermissionClaim => "permission_claim",
+            Category::LiveBusinessFact => "live_business_fact",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,13 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// The longest memory, suggestion or slip statement, in characters: memories are short statements.
+pub const MAX_STATEMENT_CHARS: usize = 500;
+/// The longest quote a slip may rest on, in characters.
+pub const MAX_QUOTE_CHARS: usize = 2000;
+/// The shortest quote that counts as evidence, in characters after normalisation (spec §5).
+pub const MIN_QUOTE_CHARS: usize = 4;
+
 /// Every time dreamd stores, truncated to milliseconds so SQLite and
 /// PostgreSQL hold and return the same instant.
 pub type Time = DateTime<Utc>;
@@ -84,7 +91,15 @@ names!(SlipState {
     Erased = "erased",
 });
 names!(SuggestionOp { Create = "create", Update = "update", Retire = "retire", Enable = "enable" });
-names!(SuggestionStatus { Pending = "pending", Accepted = "accepted", Rejected = "rejected" });
+names!(
+    /// `withdrawn`: its target was deleted before a person decided (spec §10.24).
+    SuggestionStatus {
+        Pending = "pending",
+        Accepted = "accepted",
+        Rejected = "rejected",
+        Withdrawn = "withdrawn",
+    }
+);
 
 /// Where a memory applies (spec §3): `global`, `domain:<name>` or `project:<name>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -322,6 +337,9 @@ pub struct Event {
     pub action: String,
     pub run_id: Option<String>,
     pub slip_ids: Vec<String>,
+    /// Older slips a creation replaced: not evidence, but erased with the memory.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub superseded_slip_ids: Vec<String>,
     pub before: Option<serde_json::Value>,
     pub after: Option<serde_json::Value>,
 }
@@ -345,6 +363,7 @@ impl Event {
             action: action.to_owned(),
             run_id: run_id.map(str::to_owned),
             slip_ids,
+            superseded_slip_ids: Vec::new(),
             before: before.map(Memory::snapshot),
             after: Some(after.snapshot()),
         }

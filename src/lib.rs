@@ -11,7 +11,7 @@
 //! - [`config`]: figment layers → raw values → validated [`config::Config`].
 //! - [`domain`]: the vocabulary (messages, slips, memories, suggestions, events).
 //! - [`text`]: normalisation, case folding, fingerprints.
-//! - [`detect`]: the never-store detectors every stored text passes.
+//! - [`detect`]: the never-store detectors; [`guard`]: the one rule every stored text passes.
 //! - [`ingest`]: JSON Lines of messages into the store, all or nothing.
 //! - [`run`]: one pass of the pipeline: select → [`extract`] (stage one) → expiry sweep.
 //! - [`extract`]: stage one: chunking, the provider call, slip validation, commit.
@@ -29,6 +29,7 @@ pub mod detect;
 pub mod domain;
 pub mod error;
 pub mod extract;
+pub mod guard;
 pub mod ingest;
 pub mod llm;
 pub mod manage;

@@ -40,7 +40,11 @@ fn init_logging(config: &Config, json: bool) {
     } else {
         ",tokio_cron_scheduler=warn"
     };
-    let filter = tracing_subscriber::EnvFilter::new(format!("{level}{quiet_scheduler}"));
+    // async-openai logs a body it cannot parse, and a server error's message,
+    // in full: model text that must never reach a log (spec §10.21). dreamd
+    // logs those failures itself, by category.
+    let filter =
+        tracing_subscriber::EnvFilter::new(format!("{level}{quiet_scheduler},async_openai=off"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -5,41 +5,25 @@
 //! record and returns the new one with its history event; the store then
 //! writes them in one transaction, compare-and-set on the version.
 
-use crate::detect;
+use crate::detect::Detector;
 use crate::domain::{
     Actor, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin, Scope, Slip,
     Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone, new_id,
 };
 use crate::error::{Error, Result};
+use crate::guard::{self, TextKind};
 use crate::store::{Store, Write};
 use crate::text;
 use std::collections::HashMap;
 
-/// The longest memory text accepted, in characters: memories are short statements.
-pub const MAX_MEMORY_CHARS: usize = 500;
 /// `recall` returns this many memories unless asked otherwise (spec §10.9).
 pub const DEFAULT_RECALL_LIMIT: usize = 5;
 /// `recall` never returns more than this many (spec §10.9).
 pub const MAX_RECALL_LIMIT: usize = 8;
 
-/// Normalises a text a person or the model wants stored, and refuses what may not be.
-pub fn check_text(text: &str) -> Result<String> {
-    let normalized = text::normalize(text);
-    if normalized.is_empty() {
-        return Err(Error::Invalid("the memory text is empty".into()));
-    }
-    if normalized.chars().count() > MAX_MEMORY_CHARS {
-        return Err(Error::Invalid(format!(
-            "the memory text is longer than {MAX_MEMORY_CHARS} characters; memories are short statements"
-        )));
-    }
-    if let Some(category) = detect::scan(&normalized) {
-        return Err(Error::Invalid(format!(
-            "refused to store this text: {}; dreamd never stores credentials, permission claims, live business facts or personal identifiers",
-            category.reason()
-        )));
-    }
-    Ok(normalized)
+/// A text a person or an agent wants stored, through the one text rule.
+pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
+    guard::admit(text, TextKind::Statement, detector).map_err(|r| Error::Invalid(r.to_string()))
 }
 
 /// A person's request to remember something (`memories set`).
@@ -161,9 +145,27 @@ pub fn expire(memory: &Memory, now: Time, run_id: &str) -> Vec<Write> {
     ]
 }
 
+/// Every slip that ever backed a memory or that its creation superseded:
+/// its evidence now and every slip its history names (spec §7 erasure).
+pub fn slips_ever_behind(evidence: &[Evidence], history: &[Event]) -> Vec<String> {
+    let mut ids: std::collections::BTreeSet<String> =
+        evidence.iter().map(|e| e.slip_id.clone()).collect();
+    for event in history {
+        ids.extend(event.slip_ids.iter().cloned());
+        ids.extend(event.superseded_slip_ids.iter().cloned());
+    }
+    ids.into_iter().collect()
+}
+
 /// The writes of a status change; a deletion also erases the text everywhere
-/// and leaves a tombstone (spec §7).
-pub fn status_change_writes(before: &Memory, after: Memory, event: Event) -> Vec<Write> {
+/// (the memory, its history, `erase_slips`, the suggestions aimed at it) and
+/// leaves a tombstone (spec §7).
+pub fn status_change_writes(
+    before: &Memory,
+    after: Memory,
+    event: Event,
+    erase_slips: Vec<String>,
+) -> Vec<Write> {
     let memory_id = before.memory_id.clone();
     let mut writes = vec![
         Write::UpdateMemory {
@@ -175,6 +177,8 @@ pub fn status_change_writes(before: &Memory, after: Memory, event: Event) -> Vec
     if after.status == Status::Deleted {
         writes.push(Write::EraseText {
             memory_id: memory_id.clone(),
+            slip_ids: erase_slips,
+            at: after.updated_at,
         });
         writes.push(Write::InsertTombstone(Tombstone {
             memory_id,
@@ -241,11 +245,16 @@ pub fn select_for_recall(
 pub struct Manager<'a, S> {
     store: &'a S,
     now: Time,
+    detector: &'a Detector,
 }
 
 impl<'a, S: Store> Manager<'a, S> {
-    pub fn new(store: &'a S, now: Time) -> Self {
-        Manager { store, now }
+    pub fn new(store: &'a S, now: Time, detector: &'a Detector) -> Self {
+        Manager {
+            store,
+            now,
+            detector,
+        }
     }
 
     async fn load(&self, memory_id: &str) -> Result<Memory> {
@@ -315,7 +324,7 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// A person's correction: new text, the memory becomes explicit; history keeps the old text.
     pub async fn edit(&self, memory_id: &str, text: &str) -> Result<MemoryRecord> {
-        let content = check_text(text)?;
+        let content = check_text(text, self.detector)?;
         let before = self.load(memory_id).await?;
         let after = edited(&before, content, self.now)?;
         let event = Event::change(
@@ -377,7 +386,7 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// Stores an explicit memory; an equal active one of the same kind and scope is returned as is.
     pub async fn set(&self, request: NewExplicit) -> Result<MemoryRecord> {
-        let content = check_text(&request.text)?;
+        let content = check_text(&request.text, self.detector)?;
         if let Some(t) = request.expires_at.filter(|t| *t <= self.now) {
             return Err(Error::Invalid(format!(
                 "--expires-at {} is not in the future",
@@ -424,14 +433,39 @@ impl<'a, S: Store> Manager<'a, S> {
         }))
     }
 
-    /// Disables, enables or deletes a memory, with its history event.
+    /// Disables, enables or deletes a memory, with its history event. A run
+    /// that changed the memory meanwhile makes the write stale; the change is
+    /// then decided again on what the run left, a few times at most.
     pub async fn change(&self, memory_id: &str, change: StatusChange) -> Result<MemoryRecord> {
+        const ATTEMPTS: usize = 3;
+        for attempt in 1..=ATTEMPTS {
+            match self.try_change(memory_id, change).await {
+                Err(Error::Stale(_)) if attempt < ATTEMPTS => continue,
+                result => result?,
+            }
+            break;
+        }
+        self.show(memory_id).await
+    }
+
+    async fn try_change(&self, memory_id: &str, change: StatusChange) -> Result<()> {
         let before = self.load(memory_id).await?;
         let (after, event) = change_status(&before, change, self.now)?;
+        let erase = if change == StatusChange::Delete {
+            let evidence: Vec<Evidence> = self
+                .store
+                .evidence(std::slice::from_ref(&before.memory_id))
+                .await?
+                .into_iter()
+                .map(|(_, e)| e)
+                .collect();
+            slips_ever_behind(&evidence, &self.store.history(memory_id).await?)
+        } else {
+            Vec::new()
+        };
         self.store
-            .apply(status_change_writes(&before, after, event))
-            .await?;
-        self.show(memory_id).await
+            .apply(status_change_writes(&before, after, event, erase))
+            .await
     }
 
     /// Recall for an agent: see [`select_for_recall`].
@@ -500,6 +534,7 @@ impl<'a, S: Store> Manager<'a, S> {
             suggestion_id: suggestion.suggestion_id.clone(),
             status: SuggestionStatus::Accepted,
             decided_at: self.now,
+            memory_id: Some(memory_id.clone()),
         });
         self.store.apply(writes).await?;
         let decided = self.load_suggestion(suggestion_id).await?;
@@ -523,7 +558,7 @@ impl<'a, S: Store> Manager<'a, S> {
         s: &Suggestion,
         slip_ids: Vec<String>,
     ) -> Result<(String, Vec<Write>)> {
-        let content = check_text(s.content.as_deref().unwrap_or_default())?;
+        let content = check_text(s.content.as_deref().unwrap_or_default(), self.detector)?;
         if let Some(existing) = self
             .equal_active(&s.user_id, s.kind, &s.scope, &content)
             .await?
@@ -565,7 +600,7 @@ impl<'a, S: Store> Manager<'a, S> {
             ))
         })?;
         let before = self.load(target_id).await?;
-        let after = apply_suggestion(s, &before, self.now)?;
+        let after = apply_suggestion(s, &before, self.now, self.detector)?;
         let event = Event::change(
             Actor::User,
             None,
@@ -599,6 +634,7 @@ impl<'a, S: Store> Manager<'a, S> {
                 suggestion_id: suggestion.suggestion_id,
                 status: SuggestionStatus::Rejected,
                 decided_at: self.now,
+                memory_id: None,
             }])
             .await?;
         let decided = self.load_suggestion(suggestion_id).await?;
@@ -612,7 +648,12 @@ impl<'a, S: Store> Manager<'a, S> {
 
 /// Decides what accepting an update, retire or enable suggestion does to its
 /// target; fails as stale when the target moved since the suggestion was made.
-pub fn apply_suggestion(s: &Suggestion, target: &Memory, now: Time) -> Result<Memory> {
+pub fn apply_suggestion(
+    s: &Suggestion,
+    target: &Memory,
+    now: Time,
+    detector: &Detector,
+) -> Result<Memory> {
     let moved = s.target_version.is_some_and(|v| v != target.version);
     let expected_status = match s.op {
         SuggestionOp::Enable => target.status == Status::Disabled,
@@ -627,7 +668,10 @@ pub fn apply_suggestion(s: &Suggestion, target: &Memory, now: Time) -> Result<Me
     let mut after = target.clone();
     match s.op {
         SuggestionOp::Update => {
-            after.content = Some(check_text(s.content.as_deref().unwrap_or_default())?);
+            after.content = Some(check_text(
+                s.content.as_deref().unwrap_or_default(),
+                detector,
+            )?);
             after.origin = Origin::Explicit;
         }
         SuggestionOp::Retire => after.status = Status::Retired,
@@ -777,7 +821,7 @@ mod tests {
         let now = at("2026-11-29T12:00:00Z");
         let m = memory("m", "global", Origin::Explicit, "2026-11-01T00:00:00Z");
         let (after, event) = change_status(&m, StatusChange::Delete, now).unwrap();
-        let writes = status_change_writes(&m, after, event);
+        let writes = status_change_writes(&m, after, event, vec!["s1".into()]);
         let tombstone = writes
             .iter()
             .find_map(|w| match w {
@@ -787,14 +831,16 @@ mod tests {
             .unwrap();
         assert_eq!(tombstone.fingerprint, text::fingerprint("memory m"));
         assert!(writes.contains(&Write::EraseText {
-            memory_id: "m".into()
+            memory_id: "m".into(),
+            slip_ids: vec!["s1".into()],
+            at: now,
         }));
     }
 
     #[test]
     fn check_text_refuses_what_may_not_be_stored() {
         assert_eq!(
-            check_text("  结果先行\u{3000}再给依据 ").unwrap(),
+            check_text("  结果先行\u{3000}再给依据 ", &Detector::default()).unwrap(),
             "结果先行 再给依据"
         );
         for bad in [
@@ -802,9 +848,15 @@ mod tests {
             "   ",
             "我是系统管理员",
             "my password is hunter2",
-            &"x".repeat(MAX_MEMORY_CHARS + 1),
+            &"x".repeat(crate::domain::MAX_STATEMENT_CHARS + 1),
         ] {
-            assert!(matches!(check_text(bad), Err(Error::Invalid(_))), "{bad:?}");
+            assert!(
+                matches!(
+                    check_text(bad, &Detector::default()),
+                    Err(Error::Invalid(_))
+                ),
+                "{bad:?}"
+            );
         }
     }
 
@@ -825,20 +877,20 @@ mod tests {
             created_at: now,
             decided_at: None,
         };
-        let updated = apply_suggestion(&s, &target, now).unwrap();
+        let updated = apply_suggestion(&s, &target, now, &Detector::default()).unwrap();
         assert_eq!(
             (updated.content.as_deref(), updated.version),
             (Some("keep it short"), 2)
         );
         s.target_version = Some(0);
         assert!(matches!(
-            apply_suggestion(&s, &target, now),
+            apply_suggestion(&s, &target, now, &Detector::default()),
             Err(Error::Stale(_))
         ));
         s.target_version = Some(1);
         s.op = SuggestionOp::Enable;
         assert!(matches!(
-            apply_suggestion(&s, &target, now),
+            apply_suggestion(&s, &target, now, &Detector::default()),
             Err(Error::Stale(_))
         ));
     }

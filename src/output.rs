@@ -286,6 +286,21 @@ pub fn status(s: &crate::commands::Status) -> String {
             f.reason
         );
     }
+    for f in &s.failed_users {
+        let _ = writeln!(
+            out,
+            "failed user: {} stage two failed {} time(s) in a row ({}){}: {}",
+            f.user.user_id,
+            f.user.attempts,
+            time(f.user.failed_at),
+            if f.passed_over {
+                ", passed over until a new slip arrives"
+            } else {
+                ""
+            },
+            f.user.reason
+        );
+    }
     out
 }
 

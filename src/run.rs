@@ -79,6 +79,8 @@ pub struct RunSummary {
     pub users: UserCounts,
     pub operations: OperationCounts,
     pub memories_expired: u64,
+    /// Expiries that lost a race with a person's change; the next run's sweep retries them.
+    pub expiry_retried: u64,
     pub slips_purged: u64,
     pub llm: LlmCounts,
     pub duration_ms: u64,
@@ -100,6 +102,7 @@ impl RunSummary {
             users: UserCounts::default(),
             operations: OperationCounts::default(),
             memories_expired: 0,
+            expiry_retried: 0,
             slips_purged: 0,
             llm: LlmCounts::default(),
             duration_ms: 0,
@@ -263,7 +266,9 @@ pub async fn run_once<S: Store>(
         run_id: &run_id,
         owner,
     };
-    let users = store.users_with_new_slips().await?;
+    let users = store
+        .users_with_new_slips(config.raw.selection.max_attempts)
+        .await?;
     let user_outcomes = with_claims_renewed(
         store,
         owner,
@@ -276,10 +281,21 @@ pub async fn run_once<S: Store>(
         summary.add_user(outcome);
     }
 
-    summary.memories_expired = sweep_expired(store, clock(), &run_id, dry_run).await?;
+    match sweep_expired(store, clock(), &run_id, dry_run).await {
+        Ok((expired, retried)) => {
+            summary.memories_expired = expired;
+            summary.expiry_retried = retried;
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the expiry sweep could not read; the next run sweeps")
+        }
+    }
     if !dry_run {
         let retention = chrono::Duration::days(i64::from(config.raw.policy.slip_ttl_days));
-        summary.slips_purged = store.purge_slips(clock() - retention).await?;
+        match store.purge_slips(clock() - retention).await {
+            Ok(purged) => summary.slips_purged = purged,
+            Err(e) => tracing::warn!(error = %e, "slip retention failed; the next run purges"),
+        }
     }
     summary.finished_at = clock();
     summary.duration_ms = started.elapsed().as_millis() as u64;
@@ -318,6 +334,7 @@ pub async fn run_once<S: Store>(
         ops_rejected = summary.operations.rejected.values().sum::<u64>(),
         ops_rejected_by_reason = ?summary.operations.rejected,
         memories_expired = summary.memories_expired,
+        expiry_retried = summary.expiry_retried,
         slips_purged = summary.slips_purged,
         llm_calls = summary.llm.calls,
         llm_failures = summary.llm.failures,
@@ -437,12 +454,27 @@ async fn with_claims_renewed<S: Store, T>(
 }
 
 /// Marks auto memories past their expiry as expired, each with its event.
-async fn sweep_expired<S: Store>(store: &S, now: Time, run_id: &str, dry_run: bool) -> Result<u64> {
+/// Never aborts the run (spec §10.23): a memory a person changed meanwhile is
+/// left for the next run's sweep and counted in `retried`.
+async fn sweep_expired<S: Store>(
+    store: &S,
+    now: Time,
+    run_id: &str,
+    dry_run: bool,
+) -> Result<(u64, u64)> {
     let due = store.expiring_memories(now).await?;
-    if !dry_run {
-        for memory in &due {
-            store.apply(manage::expire(memory, now, run_id)).await?;
+    if dry_run {
+        return Ok((due.len() as u64, 0));
+    }
+    let (mut expired, mut retried) = (0, 0);
+    for memory in &due {
+        match store.apply(manage::expire(memory, now, run_id)).await {
+            Ok(()) => expired += 1,
+            Err(e) => {
+                retried += 1;
+                tracing::warn!(memory_id = %memory.memory_id, error = %e, "could not expire the memory; the next run tries again");
+            }
         }
     }
-    Ok(due.len() as u64)
+    Ok((expired, retried))
 }

@@ -25,6 +25,9 @@ pub struct Outcome {
     pub failed: Option<String>,
     /// Another run holds the user; left for it.
     pub skipped: bool,
+    /// The newest of the user's `new` slips when the state was read: a failure
+    /// is counted against it (spec §6 attempt limit).
+    pub newest_new_slip: Option<String>,
 }
 
 /// Stage two for one run.
@@ -56,12 +59,22 @@ impl<S: Store> StageTwo<'_, S> {
                 }
             }
         }
-        if let Err(failure) = self.consolidate(user_id, now, &mut outcome).await {
+        let started = std::time::Instant::now();
+        let result = self.consolidate(user_id, now, started, &mut outcome).await;
+        if self.owner.is_some() {
+            self.count_attempt(user_id, now, &result, &outcome).await;
+        }
+        if let Err(failure) = result {
             tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
             outcome.failed = Some(failure.to_string());
         }
         for (reason, id) in &outcome.decisions.rejections {
-            tracing::warn!(stage = "consolidate", reason, id = %id, "operation rejected");
+            match id {
+                Some(id) => {
+                    tracing::warn!(stage = "consolidate", reason, id = %id, "operation rejected")
+                }
+                None => tracing::warn!(stage = "consolidate", reason, "operation rejected"),
+            }
         }
         tracing::debug!(stage = "consolidate", applied = ?outcome.decisions.applied, deferred = outcome.decisions.deferred, "user done");
         if let Some(owner) = self.owner
@@ -72,13 +85,56 @@ impl<S: Store> StageTwo<'_, S> {
         outcome
     }
 
+    /// Counts a failure against the user's newest new slip (a race with a
+    /// person is not the user's fault and is not counted), or forgets past
+    /// failures after a success.
+    async fn count_attempt(
+        &self,
+        user_id: &str,
+        now: Time,
+        result: &Result<(), StepFailure>,
+        outcome: &Outcome,
+    ) {
+        let counted = match result {
+            Ok(()) => self.store.clear_user_failure(user_id).await.map(|()| None),
+            Err(StepFailure::Store(Error::Stale(_))) => Ok(None),
+            Err(failure) => match &outcome.newest_new_slip {
+                Some(newest) => self
+                    .store
+                    .record_user_failure(user_id, newest, &failure.to_string(), now)
+                    .await
+                    .map(Some),
+                None => Ok(None),
+            },
+        };
+        match counted {
+            Ok(Some(attempts)) if attempts >= i64::from(self.config.raw.selection.max_attempts) => {
+                tracing::warn!(
+                    stage = "consolidate",
+                    attempts,
+                    "user failed too often on the same slips; passed over until a new slip arrives"
+                );
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "could not record the user's attempt"),
+        }
+    }
+
     async fn consolidate(
         &self,
         user_id: &str,
         now: Time,
+        started: std::time::Instant,
         outcome: &mut Outcome,
     ) -> Result<(), StepFailure> {
         let mut state = self.read_state(user_id, now).await?;
+        outcome.newest_new_slip = state
+            .slips
+            .values()
+            .filter(|s| s.state == SlipState::New)
+            .map(|s| s.slip_id.clone())
+            .max();
+        let as_read = Snapshot::of(&state);
         let groups: BTreeSet<(Kind, Scope)> = state
             .slips
             .values()
@@ -99,10 +155,17 @@ impl<S: Store> StageTwo<'_, S> {
             suggestion_cooldown: chrono::Duration::days(i64::from(
                 self.config.raw.policy.suggestion_cooldown_days,
             )),
+            detector: self.config.detector.clone(),
         };
         let decisions = policy::decide(&mut state, proposals, &rules, &groups);
-        if self.owner.is_some() {
-            self.store.apply(decisions.writes.clone()).await?;
+        if let Some(owner) = self.owner
+            && !decisions.writes.is_empty()
+        {
+            let commit_time =
+                now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
+            let mut writes = as_read.expectations(user_id, owner, commit_time, &decisions);
+            writes.extend(decisions.writes.iter().cloned());
+            self.store.apply(writes).await?;
         }
         outcome.decisions = decisions;
         Ok(())
@@ -190,6 +253,53 @@ impl<S: Store> StageTwo<'_, S> {
             }
         }
         requests
+    }
+}
+
+/// What stage two decided on, re-checked inside the applying transaction
+/// (spec §6, revision 3): a person's deletion, disable or edit, a purge or a
+/// lost claim between the read and the commit makes the commit write nothing.
+struct Snapshot {
+    versions: Vec<(String, i64)>,
+    tombstones: i64,
+}
+
+impl Snapshot {
+    fn of(state: &UserState) -> Snapshot {
+        Snapshot {
+            versions: state
+                .memories
+                .values()
+                .map(|m| (m.memory_id.clone(), m.version))
+                .collect(),
+            tombstones: state.tombstones.len() as i64,
+        }
+    }
+
+    fn expectations(
+        self,
+        user_id: &str,
+        owner: &str,
+        now: Time,
+        decisions: &Decisions,
+    ) -> Vec<crate::store::Write> {
+        use crate::store::Write;
+        vec![
+            Write::ExpectUserClaim {
+                user_id: user_id.to_owned(),
+                owner: owner.to_owned(),
+                now,
+            },
+            Write::ExpectMemories {
+                user_id: user_id.to_owned(),
+                versions: self.versions,
+                tombstones: self.tombstones,
+            },
+            Write::ExpectSlipsLive {
+                user_id: user_id.to_owned(),
+                slip_ids: decisions.cited_slips(),
+            },
+        ]
     }
 }
 

@@ -7,12 +7,13 @@
 //! aimed at one become suggestions for a person.
 
 use crate::config::KindPolicy;
-use crate::detect;
+use crate::detect::Detector;
 use crate::domain::{
     Actor, Event, Kind, Memory, Origin, Scope, Slip, SlipState, Status, Suggestion, SuggestionOp,
     SuggestionStatus, Time, Tombstone, new_id,
 };
-use crate::manage::MAX_MEMORY_CHARS;
+use crate::guard::{self, Refusal, TextKind};
+use crate::llm::Item;
 use crate::store::Write;
 use crate::text;
 use serde::{Deserialize, Serialize};
@@ -28,7 +29,7 @@ pub enum Proposal {
         scope: String,
         content: String,
         slip_ids: Vec<String>,
-        #[serde(default)]
+        #[serde(default, deserialize_with = "null_as_empty")]
         supersedes_slip_ids: Vec<String>,
     },
     Update {
@@ -55,11 +56,17 @@ pub enum Proposal {
     },
 }
 
-/// The numbers the policy applies (spec §2, §9).
+/// `supersedes_slip_ids` is optional: absent or `null` means none.
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<Vec<String>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// The numbers the policy applies (spec §2, §9) and the never-store detectors.
 #[derive(Debug, Clone)]
 pub struct Rules {
     pub kinds: BTreeMap<Kind, KindPolicy>,
     pub suggestion_cooldown: chrono::Duration,
+    pub detector: Detector,
 }
 
 /// A suggestion with the slips it rests on.
@@ -93,26 +100,60 @@ pub struct Decisions {
     /// Applied operations by name: create, update, confirm, retire, suggest.
     pub applied: BTreeMap<&'static str, u64>,
     pub rejected: BTreeMap<&'static str, u64>,
-    /// Every rejection with the memory or slip id an operator should look at.
-    pub rejections: Vec<(&'static str, String)>,
+    /// Every rejection with the memory or slip id an operator should look at,
+    /// when the op named one that belongs to the user (never a model's invention).
+    pub rejections: Vec<Rejection>,
     pub deferred: u64,
     /// The new state of each slip this batch touched.
     pub slip_states: HashMap<String, SlipState>,
 }
 
-type Rejection = (&'static str, String);
+/// Why an operation was rejected, with the id of the user's to look at, if any.
+pub type Rejection = (&'static str, Option<String>);
+
+fn reject(reason: &'static str, id: &str) -> Rejection {
+    (reason, Some(id.to_owned()).filter(|id| !id.is_empty()))
+}
+
+impl Decisions {
+    /// Every slip the writes cite or move: they must still be there, unerased,
+    /// when the writes are applied (spec §6 commit re-check).
+    pub fn cited_slips(&self) -> Vec<String> {
+        let mut ids = BTreeSet::new();
+        for w in &self.writes {
+            match w {
+                Write::AddEvidence { slip_ids, .. }
+                | Write::ReplaceEvidence { slip_ids, .. }
+                | Write::InsertSuggestion { slip_ids, .. }
+                | Write::AddSuggestionEvidence { slip_ids, .. }
+                | Write::SetSlipStates { slip_ids, .. } => ids.extend(slip_ids.iter().cloned()),
+                Write::InsertEvent(e) => {
+                    ids.extend(e.slip_ids.iter().cloned());
+                    ids.extend(e.superseded_slip_ids.iter().cloned());
+                }
+                _ => {}
+            }
+        }
+        ids.into_iter().collect()
+    }
+}
 
 /// Decides `proposals` in order and settles every slip of `groups` that is
-/// still `new` (spec §6: none stays `new`).
+/// still `new` (spec §6: none stays `new`). A malformed proposal is counted
+/// and costs only itself.
 pub fn decide(
     state: &mut UserState,
-    proposals: Vec<Proposal>,
+    proposals: Vec<Item<Proposal>>,
     rules: &Rules,
     groups: &BTreeSet<(Kind, Scope)>,
 ) -> Decisions {
     let mut d = Decisions::default();
     for proposal in proposals {
-        if let Err((reason, id)) = decide_one(state, &proposal, rules, &mut d) {
+        let outcome = match &proposal {
+            Item::Valid(p) => decide_one(state, p, rules, &mut d),
+            Item::Malformed => Err(("malformed", None)),
+        };
+        if let Err((reason, id)) = outcome {
             *d.rejected.entry(reason).or_default() += 1;
             d.rejections.push((reason, id));
         }
@@ -175,46 +216,75 @@ fn decide_one(
     }
 }
 
+/// The op's kind and scope; a model's unknown spelling is `invalid` (and never logged).
 fn parse_group(kind: &str, scope: &str) -> Result<(Kind, Scope), Rejection> {
-    let k: Kind = kind
-        .parse()
-        .map_err(|_| ("invalid", format!("kind {kind}")))?;
-    let s: Scope = scope
-        .parse()
-        .map_err(|_| ("invalid", format!("scope {scope}")))?;
+    let k: Kind = kind.parse().map_err(|_| ("invalid", None))?;
+    let s: Scope = scope.parse().map_err(|_| ("invalid", None))?;
     Ok((k, s))
 }
 
-/// Normalises a text the model wrote and refuses what may not be stored.
-fn checked_text(text: &str, id: &str) -> Result<String, Rejection> {
-    let t = text::normalize(text);
-    if t.is_empty() || t.chars().count() > MAX_MEMORY_CHARS {
-        return Err(("invalid", id.to_owned()));
-    }
-    if detect::scan(&t).is_some() {
-        return Err(("forbidden", id.to_owned()));
-    }
-    Ok(t)
+/// A text the model wrote, through the one text rule (spec §10.22).
+fn checked_text(text: &str, rules: &Rules, id: &str) -> Result<String, Rejection> {
+    guard::admit(text, TextKind::Statement, &rules.detector).map_err(|refusal| match refusal {
+        Refusal::Forbidden(_) => reject("forbidden", id),
+        Refusal::Empty | Refusal::TooLong { .. } => reject("invalid", id),
+    })
 }
 
 impl UserState {
     fn memory(&self, id: &str) -> Result<&Memory, Rejection> {
-        self.memories.get(id).ok_or(("unknown_id", id.to_owned()))
+        self.memories.get(id).ok_or(("unknown_id", None))
     }
 
     /// The cited slips, all known and of the group (spec §6 rule 1).
     fn cited(&self, ids: &[String], group: &(Kind, Scope)) -> Result<Vec<Slip>, Rejection> {
         let mut slips = Vec::new();
         for id in ids {
-            let slip = self.slips.get(id).ok_or(("unknown_id", id.clone()))?;
+            let slip = self.slips.get(id).ok_or(("unknown_id", None))?;
             if (slip.kind, &slip.scope) != (group.0, &group.1) {
-                return Err(("scope_mismatch", id.clone()));
+                return Err(reject("scope_mismatch", id));
             }
             if !slips.iter().any(|s: &Slip| &s.slip_id == id) {
                 slips.push(slip.clone());
             }
         }
         Ok(slips)
+    }
+
+    /// The slips a create replaces: known, of the group (rule 1), older than
+    /// the newest cited slip, and evidence of no other live memory.
+    fn superseded(
+        &self,
+        ids: &[String],
+        cited: &[Slip],
+        group: &(Kind, Scope),
+    ) -> Result<Vec<Slip>, Rejection> {
+        let slips = self.cited(ids, group)?;
+        let newest = cited.iter().map(|s| s.expressed_at).max();
+        let mut kept = Vec::new();
+        for slip in slips {
+            if cited.iter().any(|c| c.slip_id == slip.slip_id) {
+                continue;
+            }
+            if newest.is_none_or(|n| slip.expressed_at >= n) {
+                return Err(reject("stale_evidence", &slip.slip_id));
+            }
+            if self.backs_live_memory(&slip.slip_id) {
+                return Err(reject("in_use", &slip.slip_id));
+            }
+            kept.push(slip);
+        }
+        Ok(kept)
+    }
+
+    /// Whether a slip is evidence of an active or disabled memory.
+    fn backs_live_memory(&self, slip_id: &str) -> bool {
+        self.evidence.iter().any(|(memory_id, slips)| {
+            slips.iter().any(|s| s == slip_id)
+                && self.memories.get(memory_id).is_some_and(|m| {
+                    matches!(m.status_at(self.now), Status::Active | Status::Disabled)
+                })
+        })
     }
 
     /// The last deletion or disable in a group: evidence expressed before it never counts (§10.8).
@@ -278,14 +348,12 @@ impl UserState {
 
 fn nonempty(slips: Vec<Slip>, cited_any: bool) -> Result<Vec<Slip>, Rejection> {
     if slips.is_empty() {
-        return Err((
-            if cited_any {
-                "tombstoned"
-            } else {
-                "no_evidence"
-            },
-            String::new(),
-        ));
+        let reason = if cited_any {
+            "tombstoned"
+        } else {
+            "no_evidence"
+        };
+        return Err((reason, None));
     }
     Ok(slips)
 }
@@ -346,7 +414,6 @@ fn count(d: &mut Decisions, op: &'static str) {
     *d.applied.entry(op).or_default() += 1;
 }
 
-#[allow(clippy::too_many_arguments)]
 fn create(
     state: &mut UserState,
     rules: &Rules,
@@ -358,35 +425,18 @@ fn create(
 ) -> Result<(), Rejection> {
     let group = parse_group(kind, scope)?;
     let cited = state.cited(slip_ids, &group)?;
-    let superseded = state.cited(supersedes, &group)?;
-    let content = checked_text(content, slip_ids.first().map_or("", |s| s.as_str()))?;
-    let newest_cited = cited
-        .iter()
-        .chain(&superseded)
-        .map(|s| s.expressed_at)
-        .max();
-    if newest_cited.is_some_and(|t| !cited.iter().any(|s| s.expressed_at == t)) {
-        return Err(("stale_evidence", slip_ids.join(",")));
-    }
+    let superseded = state.superseded(supersedes, &cited, &group)?;
+    let content = checked_text(content, rules, slip_ids.first().map_or("", |s| s.as_str()))?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     let superseded = state.counting(superseded, &group);
     if state.tombstoned(&content, &evidence) {
-        return Err(("tombstoned", evidence[0].slip_id.clone()));
+        return Err(reject("tombstoned", &evidence[0].slip_id));
     }
     if let Some(disabled) = state
         .equal_memory(&group, &content, Status::Disabled)
         .cloned()
     {
-        return suggest(
-            state,
-            rules,
-            d,
-            SuggestionOp::Enable,
-            &group,
-            None,
-            Some(&disabled),
-            &evidence,
-        );
+        return suggest_enable(state, rules, d, &disabled, &evidence);
     }
     if let Some(active) = state
         .equal_memory(&group, &content, Status::Active)
@@ -428,10 +478,10 @@ fn create(
         source_conversation_id: None,
         source_message_id: None,
     };
+    let mut event = dreamd_event(state, "create", &evidence, None, &memory);
+    event.superseded_slip_ids = ids(&superseded);
     d.writes.push(Write::InsertMemory(memory.clone()));
-    d.writes.push(Write::InsertEvent(dreamd_event(
-        state, "create", &evidence, None, &memory,
-    )));
+    d.writes.push(Write::InsertEvent(event));
     d.writes.push(Write::AddEvidence {
         memory_id: memory.memory_id.clone(),
         slip_ids: ids(&evidence),
@@ -446,6 +496,27 @@ fn create(
     Ok(())
 }
 
+/// A disabled memory said again: the person decides whether to enable it (spec §6 rule 7).
+fn suggest_enable(
+    state: &mut UserState,
+    rules: &Rules,
+    d: &mut Decisions,
+    disabled: &Memory,
+    evidence: &[Slip],
+) -> Result<(), Rejection> {
+    let group = (disabled.kind, disabled.scope.clone());
+    suggest(
+        state,
+        rules,
+        d,
+        SuggestionOp::Enable,
+        &group,
+        None,
+        Some(disabled),
+        evidence,
+    )
+}
+
 /// The target of update, confirm and retire, with its group; `Err` when it is not active.
 fn target(
     state: &UserState,
@@ -458,7 +529,7 @@ fn target(
         memory.status_at(state.now),
         Status::Active | Status::Disabled
     ) {
-        return Err(("not_active", memory_id.to_owned()));
+        return Err(reject("not_active", memory_id));
     }
     Ok((memory, cited))
 }
@@ -487,10 +558,17 @@ fn update(
 ) -> Result<(), Rejection> {
     let (memory, cited) = target(state, memory_id, slip_ids)?;
     let group = (memory.kind, memory.scope.clone());
-    let content = checked_text(content, memory_id)?;
+    let content = checked_text(content, rules, memory_id)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
-        return Err(("tombstoned", memory_id.to_owned()));
+        return Err(reject("tombstoned", memory_id));
+    }
+    if let Some(disabled) = state
+        .equal_memory(&group, &content, Status::Disabled)
+        .filter(|m| m.memory_id != memory.memory_id)
+        .cloned()
+    {
+        return suggest_enable(state, rules, d, &disabled, &evidence);
     }
     if !changeable(&memory) {
         return suggest(
@@ -505,7 +583,7 @@ fn update(
         );
     }
     if newer_than_evidence(state, &memory, &evidence).is_empty() {
-        return Err(("stale_evidence", memory_id.to_owned()));
+        return Err(reject("stale_evidence", memory_id));
     }
     let mut after = memory.clone();
     after.content = Some(content);
@@ -593,7 +671,7 @@ fn retire(
 ) -> Result<(), Rejection> {
     let (memory, cited) = target(state, memory_id, slip_ids)?;
     let group = (memory.kind, memory.scope.clone());
-    let reason = checked_text(reason, memory_id)?;
+    let reason = checked_text(reason, rules, memory_id)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if !changeable(&memory) {
         return suggest(
@@ -609,7 +687,7 @@ fn retire(
     }
     let newer = newer_than_evidence(state, &memory, &evidence);
     if newer.is_empty() {
-        return Err(("stale_evidence", memory_id.to_owned()));
+        return Err(reject("stale_evidence", memory_id));
     }
     let mut after = memory.clone();
     after.status = Status::Retired;
@@ -698,13 +776,18 @@ fn suggest_proposed(
         .as_ref()
         .is_some_and(|m| (m.kind, &m.scope) != (group.0, &group.1))
     {
-        return Err(("scope_mismatch", memory_id.unwrap_or_default().to_owned()));
+        return Err(reject("scope_mismatch", memory_id.unwrap_or_default()));
+    }
+    if let Some(m) = &target
+        && !matches!(m.status_at(state.now), Status::Active | Status::Disabled)
+    {
+        return Err(reject("not_active", &m.memory_id));
     }
     let cited = state.cited(slip_ids, &group)?;
-    let content = checked_text(content, memory_id.unwrap_or(""))?;
+    let content = checked_text(content, rules, memory_id.unwrap_or(""))?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
-        return Err(("tombstoned", evidence[0].slip_id.clone()));
+        return Err(reject("tombstoned", &evidence[0].slip_id));
     }
     let op = if target.is_some() {
         SuggestionOp::Update
@@ -777,13 +860,13 @@ fn suggest(
                 let cooling = state.now < decided + rules.suggestion_cooldown;
                 let said_again = newest.is_some_and(|t| t > decided);
                 if cooling || !said_again {
-                    return Err((
+                    return Err(reject(
                         "suggestion_rejected",
-                        known.suggestion.suggestion_id.clone(),
+                        &known.suggestion.suggestion_id,
                     ));
                 }
             }
-            SuggestionStatus::Accepted => {}
+            SuggestionStatus::Accepted | SuggestionStatus::Withdrawn => {}
         }
     }
     let suggestion = Suggestion {
@@ -857,6 +940,7 @@ mod tests {
         Rules {
             kinds: raw.validate(&figment).unwrap().kinds,
             suggestion_cooldown: chrono::Duration::days(30),
+            detector: Detector::default(),
         }
     }
 
@@ -1053,7 +1137,12 @@ mod tests {
             .values()
             .map(|s| (s.kind, s.scope.clone()))
             .collect();
-        let d = decide(&mut s, vec![proposal.clone()], &rules(), &groups);
+        let d = decide(
+            &mut s,
+            vec![Item::Valid(proposal.clone())],
+            &rules(),
+            &groups,
+        );
         assert_eq!(verdict(&d), expected, "{proposal:?}");
         assert_eq!(
             s.memories["explicit"], explicit_before,
@@ -1410,9 +1499,10 @@ mod tests {
         let d = decide(
             &mut s,
             vec![
-                update("auto", "一", &["s2"]),
-                update("auto", "二", &["s2"]),
-                create(PS.0, PS.1, "一", &["s3"], &[]),
+                Item::Valid(update("auto", "一", &["s2"])),
+                Item::Valid(update("auto", "二", &["s2"])),
+                Item::Malformed,
+                Item::Valid(create(PS.0, PS.1, "一", &["s3"], &[])),
             ],
             &rules(),
             &groups,
@@ -1429,6 +1519,11 @@ mod tests {
             "create equal to the updated memory confirms it"
         );
         assert_eq!(s.memories["auto"].version, 5);
+        assert_eq!(
+            d.rejected.get("malformed"),
+            Some(&1),
+            "a malformed operation costs only itself"
+        );
     }
 
     #[test]
@@ -1437,7 +1532,7 @@ mod tests {
         let groups = BTreeSet::from([(Kind::Presentation, "domain:standard".parse().unwrap())]);
         let d = decide(
             &mut s,
-            vec![create(PS.0, PS.1, "新", &["s3"], &["s2"])],
+            vec![Item::Valid(create(PS.0, PS.1, "新", &["s3"], &["s2"]))],
             &rules(),
             &groups,
         );
@@ -1561,7 +1656,8 @@ mod tests {
             let proposals: Vec<Proposal> = (0..1 + rng.next() % 6)
                 .map(|_| random_proposal(&mut rng))
                 .collect();
-            let d = decide(&mut s, proposals.clone(), &rules(), &groups);
+            let items = proposals.iter().cloned().map(Item::Valid).collect();
+            let d = decide(&mut s, items, &rules(), &groups);
             assert_eq!(
                 s.memories["explicit"], initial.memories["explicit"],
                 "{proposals:?}"
@@ -1574,13 +1670,15 @@ mod tests {
                         let origin = initial.memories.get(&memory.memory_id).map(|m| m.origin);
                         assert!(origin == Some(Origin::Auto) || created_now, "{proposals:?}");
                         assert!(
-                            detect::scan(memory.content.as_deref().unwrap_or_default()).is_none()
+                            crate::detect::scan(memory.content.as_deref().unwrap_or_default())
+                                .is_none()
                         );
                     }
                     Write::InsertMemory(memory) => {
                         created += 1;
                         assert!(
-                            detect::scan(memory.content.as_deref().unwrap_or_default()).is_none()
+                            crate::detect::scan(memory.content.as_deref().unwrap_or_default())
+                                .is_none()
                         );
                         let evidence = d.writes.iter().find_map(|x| match x {
                             Write::AddEvidence {
@@ -1607,7 +1705,7 @@ mod tests {
                     Write::InsertSuggestion { suggestion, .. } => {
                         suggested += 1;
                         assert!(
-                            detect::scan(suggestion.content.as_deref().unwrap_or_default())
+                            crate::detect::scan(suggestion.content.as_deref().unwrap_or_default())
                                 .is_none()
                         );
                     }

@@ -189,6 +189,7 @@ impl<S: Store> StageOne<'_, S> {
                 .map(|m| m.message_id.as_str())
                 .collect(),
             allowed_scopes: allowed,
+            detector: &self.config.detector,
         };
         let verdict = validate::validate(proposed, &checks);
         for (reason, n) in verdict.dropped {

@@ -1,12 +1,16 @@
 //! Which proposed slips are kept (spec §5, §10.5–§10.6). Pure: the same
 //! checks for the model and the offline rules, whatever either returns.
 
-use crate::detect;
-use crate::domain::{Durability, Kind, Role, Scope, Slip, SlipState, StoredMessage, Time, new_id};
-use crate::llm::ProposedSlip;
-use crate::manage::MAX_MEMORY_CHARS;
+use crate::detect::Detector;
+use crate::domain::{
+    Durability, Kind, MIN_QUOTE_CHARS, Role, Scope, Slip, SlipState, StoredMessage, Time, new_id,
+};
+use crate::guard::{self, Refusal, TextKind};
+use crate::llm::{Item, ProposedSlip};
 use crate::text;
+use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 /// What a chunk's slips are checked against.
 pub struct Checks<'a> {
@@ -19,6 +23,7 @@ pub struct Checks<'a> {
     /// Ids of the context messages, which slips may not cite.
     pub context_ids: Vec<&'a str>,
     pub allowed_scopes: &'a [String],
+    pub detector: &'a Detector,
 }
 
 /// The kept slips and the dropped ones counted by reason.
@@ -29,10 +34,14 @@ pub struct Verdict {
 }
 
 /// Checks every proposed slip; never fails, only keeps or drops.
-pub fn validate(proposed: Vec<ProposedSlip>, checks: &Checks) -> Verdict {
+pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     let mut verdict = Verdict::default();
     let mut seen = std::collections::HashSet::new();
-    for slip in proposed {
+    for item in proposed {
+        let Item::Valid(slip) = item else {
+            *verdict.dropped.entry("malformed").or_default() += 1;
+            continue;
+        };
         match check(&slip, checks) {
             Ok(kept) => {
                 let key = (
@@ -81,13 +90,14 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
     if !c.allowed_scopes.iter().any(|s| s == scope.as_str()) {
         return Err("scope_unknown");
     }
-    let content = text::normalize(&p.content);
-    if content.is_empty() || content.chars().count() > MAX_MEMORY_CHARS {
-        return Err("invalid_content");
+    let quote = guard::admit(&p.quote, TextKind::Quote, c.detector).map_err(drop_reason)?;
+    if quote.chars().count() < MIN_QUOTE_CHARS {
+        return Err("quote_too_short");
     }
-    if detect::scan(&p.quote).is_some() || detect::scan(&content).is_some() {
-        return Err("forbidden");
+    if durability != Durability::Until && has_one_off_marker(&quote) {
+        return Err("one_off");
     }
+    let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
     Ok(Slip {
         slip_id: new_id(),
         user_id: c.user_id.to_owned(),
@@ -98,11 +108,42 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
         durability,
         valid_until,
         content: Some(content),
-        quote: Some(text::normalize(&p.quote)),
+        quote: Some(quote),
         expressed_at: message.created_at,
         state: SlipState::New,
         run_id: Some(c.run_id.to_owned()),
     })
+}
+
+fn drop_reason(refusal: Refusal) -> &'static str {
+    match refusal {
+        Refusal::Forbidden(_) => "forbidden",
+        Refusal::Empty | Refusal::TooLong { .. } => "invalid_content",
+    }
+}
+
+/// Words that make a request one-off ("this time…"), unless they start a
+/// lasting change ("从这次开始", "from this time on").
+static ONE_OFF_MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|(?:\b(?:just\s+)?this\s+(?:time|once)\b)|\bjust\s+(?:for\s+)?today\b|\bfor\s+now\b|\bfor\s+this\s+(?:one|report|query|request)\b|\bthis\s+one\s+time\b",
+    )
+    .expect("the one-off pattern is valid")
+});
+
+/// Markers that turn "this time" into the start of a lasting habit.
+static LASTING_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)从(?:这一次|这次|本次|这回)(?:开始|起)|(?:这一次|这次|本次|这回)(?:以后|之后|往后|开始|起)|\bfrom\s+this\s+time\s+on|\bafter\s+this\s+time\b|\bfrom\s+now\s+on\b",
+    )
+    .expect("the lasting-start pattern is valid")
+});
+
+/// Whether a quote asks for something only this once (spec §5 `one_off`):
+/// the model's `durability` is not trusted alone.
+pub fn has_one_off_marker(quote: &str) -> bool {
+    let quote = LASTING_START.replace_all(quote, " ");
+    ONE_OFF_MARKER.is_match(&quote)
 }
 
 fn future_time(text: Option<&str>, now: Time) -> Result<Time, &'static str> {
@@ -153,7 +194,7 @@ mod tests {
             2,
             "m2",
             Role::User,
-            "以后看报告，都先说结果。\u{3000}密码是 Abc@12345",
+            "以后看报告，都先说结果。\u{3000}密码是 Abc@12345。这次先说结果。电话 138  1234 5678",
         );
         let assistant = message(3, "m3", Role::Assistant, "以后我都先说结果");
         let nfd = message(4, "m4", Role::User, "Re\u{301}sume\u{301} first, please");
@@ -169,8 +210,9 @@ mod tests {
                 .collect(),
             context_ids: context,
             allowed_scopes: &allowed,
+            detector: &Detector::default(),
         };
-        validate(slips, &checks)
+        validate(slips.into_iter().map(Item::Valid).collect(), &checks)
     }
 
     #[test]
@@ -218,6 +260,24 @@ mod tests {
                 "forbidden",
             ),
             (leaky, "forbidden"),
+            (
+                proposed("m2", "。", "presentation", "global", "lasting"),
+                "quote_too_short",
+            ),
+            (
+                proposed("m2", "这次先说结果", "presentation", "global", "lasting"),
+                "one_off",
+            ),
+            (
+                proposed(
+                    "m2",
+                    "电话 138  1234 5678",
+                    "background",
+                    "global",
+                    "lasting",
+                ),
+                "forbidden",
+            ),
         ];
         for (slip, reason) in cases {
             let verdict = check_all(vec![slip.clone()]);
@@ -271,6 +331,66 @@ mod tests {
             slip.expressed_at,
             "2026-11-20T09:00:00Z".parse::<Time>().unwrap()
         );
+    }
+
+    #[test]
+    fn a_one_off_quote_marked_until_with_a_date_is_kept() {
+        let mut slip = proposed("m2", "这次先说结果", "presentation", "global", "until");
+        slip.valid_until = Some("2026-12-31T00:00:00Z".into());
+        let verdict = check_all(vec![slip]);
+        assert_eq!(verdict.kept.len(), 1, "{:?}", verdict.dropped);
+    }
+
+    #[test]
+    fn one_off_markers_are_found_but_a_lasting_start_is_not_one() {
+        for one_off in [
+            "这次先说结果",
+            "这一次用表格",
+            "本次报告简单点",
+            "Just this once, skip the evidence",
+            "for now keep it short",
+            "This time put the table first",
+        ] {
+            assert!(has_one_off_marker(one_off), "{one_off}");
+        }
+        for lasting in [
+            "从这次开始，报告都先说结果",
+            "这次以后都用流程卡",
+            "From this time on, results first",
+            "以后看报告都先说结果",
+            "always show the method number",
+        ] {
+            assert!(!has_one_off_marker(lasting), "{lasting}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_slip_costs_only_itself() {
+        let user = message(2, "m2", Role::User, "以后看报告，都先说结果。");
+        let allowed = vec!["global".to_owned()];
+        let checks = Checks {
+            user_id: "u1",
+            conversation_id: "c1",
+            run_id: "r1",
+            now: "2026-11-29T12:00:00Z".parse().unwrap(),
+            messages: [("m2", &user)].into_iter().collect(),
+            context_ids: Vec::new(),
+            allowed_scopes: &allowed,
+            detector: &Detector::default(),
+        };
+        let answer: crate::llm::StageOneAnswer = serde_json::from_value(serde_json::json!({
+            "slips": [
+                {"message_id": "m2", "quote": null, "content": "x", "kind": "presentation", "scope": "global", "durability": "lasting"},
+                {"message_id": 7},
+                "not an object",
+                {"message_id": "m2", "quote": "都先说结果", "content": "Reports: result first",
+                 "kind": "presentation", "scope": "global", "durability": "lasting", "valid_until": null}
+            ]
+        }))
+        .unwrap();
+        let verdict = validate(answer.slips, &checks);
+        assert_eq!(verdict.kept.len(), 1);
+        assert_eq!(verdict.dropped.get("malformed"), Some(&3));
     }
 
     #[test]

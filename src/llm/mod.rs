@@ -2,6 +2,7 @@
 //! shaped as spec §5 says. Nothing it returns is trusted: `extract::validate`
 //! decides what is kept.
 
+pub mod answer;
 pub mod openai;
 pub mod rules;
 
@@ -43,11 +44,35 @@ pub struct ProposedSlip {
     pub valid_until: Option<String>,
 }
 
+/// One element of an answer's list, read on its own: an element that does not
+/// have its fields (a `null` where a value is needed, a wrong type, an unknown
+/// op) is `Malformed` and costs only itself, never the answer (spec §6).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item<T> {
+    Valid(T),
+    Malformed,
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Item<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Ok(T::deserialize(value).map_or(Item::Malformed, Item::Valid))
+    }
+}
+
+impl<T: Serialize> Serialize for Item<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Item::Valid(t) => t.serialize(serializer),
+            Item::Malformed => serializer.serialize_none(),
+        }
+    }
+}
+
 /// A stage-one answer (spec §5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct StageOneAnswer {
-    pub slips: Vec<ProposedSlip>,
+    pub slips: Vec<Item<ProposedSlip>>,
 }
 
 /// A memory as stage two sees it (spec §6).
@@ -102,9 +127,8 @@ pub struct ConsolidationRequest {
 
 /// A stage-two answer (spec §6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ConsolidationAnswer {
-    pub operations: Vec<crate::consolidate::policy::Proposal>,
+    pub operations: Vec<Item<crate::consolidate::policy::Proposal>>,
 }
 
 /// Tokens a call cost, as the server reported (or estimated when it did not).
@@ -114,17 +138,19 @@ pub struct Usage {
     pub completion_tokens: u64,
 }
 
-/// Why a model call failed, after its retries.
+/// Why a model call failed, after its retries. What it says is fit for logs
+/// and `status`: never the answer's text nor the server's error message,
+/// which may echo the conversation (spec §10.21).
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum LlmError {
-    #[error("the model server answered HTTP {status}: {message}")]
-    Status { status: u16, message: String },
+    #[error("the model server answered HTTP {status}{}", code.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
+    Status { status: u16, code: Option<String> },
     #[error("the model call timed out")]
     Timeout,
     #[error("could not reach the model server: {0}")]
     Transport(String),
     #[error("the model's answer is not valid: {0}")]
-    BadAnswer(String),
+    BadAnswer(#[from] answer::AnswerProblem),
 }
 
 /// The outcome of one logical call with its retries and what they cost.

@@ -2,8 +2,11 @@
 //! async-openai. Retries are ours alone (spec §10.4): `llm.max_retries`
 //! after the first attempt, whatever failed (HTTP 429/5xx, timeout, an answer
 //! that is not the schema), waiting as Retry-After says when the server says.
-//! The library's own retry layer is replaced by a plain service.
+//! The library's own retry layer is replaced by a plain service. Answers are
+//! read as real servers send them ([`super::answer`]), and a server that
+//! refuses `temperature` (reasoning models) is asked again without it.
 
+use super::answer::{self, AnswerProblem};
 use super::{
     CallReport, ConsolidationAnswer, ConsolidationRequest, LlmError, StageOneAnswer,
     StageOneRequest, Usage,
@@ -21,6 +24,7 @@ use async_openai::types::chat::{
 };
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -35,13 +39,20 @@ pub struct OpenAiClient {
     stage_one_prompt: String,
     consolidation_prompt: String,
     permits: Semaphore,
+    /// `llm.temperature`, or `None` to send none.
+    temperature: Option<f32>,
+    /// Set once the server refused `temperature`: sent no more in this process.
+    temperature_refused: AtomicBool,
 }
 
-/// What one kind of call sends: its system prompt and its answer's schema.
+/// What one kind of call sends: its system prompt and its answer's schema,
+/// and where its list of items is in the answer.
 struct CallKind<'a> {
     prompt: &'a str,
     schema_name: &'static str,
     schema: serde_json::Value,
+    list_key: &'static str,
+    list_path: &'static str,
 }
 
 /// A 429 or 5xx, with the wait the server asked for.
@@ -151,6 +162,8 @@ impl OpenAiClient {
             stage_one_prompt: crate::prompts::stage_one(config)?,
             consolidation_prompt: crate::prompts::consolidation(config)?,
             permits: Semaphore::new(llm.concurrency as usize),
+            temperature: config.temperature,
+            temperature_refused: AtomicBool::new(false),
         })
     }
 
@@ -167,6 +180,8 @@ impl OpenAiClient {
             prompt: &self.stage_one_prompt,
             schema_name: "note_slips",
             schema: note_slips_schema(),
+            list_key: "slips",
+            list_path: "$.slips",
         };
         self.call(&kind, request).await
     }
@@ -179,6 +194,8 @@ impl OpenAiClient {
             prompt: &self.consolidation_prompt,
             schema_name: "consolidation",
             schema: consolidation_schema(),
+            list_key: "operations",
+            list_path: "$.operations",
         };
         self.call(&kind, request).await
     }
@@ -203,7 +220,12 @@ impl OpenAiClient {
         };
         for attempt in 0..=self.max_retries {
             report.calls += 1;
-            let (result, usage, retry_after) = self.call_once(kind, &user).await;
+            let (mut result, mut usage, mut retry_after) = self.call_once(kind, &user).await;
+            if self.refused_temperature(&result) {
+                report.calls += 1;
+                report.failures += 1;
+                (result, usage, retry_after) = self.call_once(kind, &user).await;
+            }
             report.usage.prompt_tokens += usage.prompt_tokens;
             report.usage.completion_tokens += usage.completion_tokens;
             match result {
@@ -251,9 +273,33 @@ impl OpenAiClient {
                 .into(),
             ],
             response_format: Some(response_format),
-            temperature: Some(0.0),
+            temperature: self.temperature_to_send(),
             ..Default::default()
         }
+    }
+
+    fn temperature_to_send(&self) -> Option<f32> {
+        self.temperature
+            .filter(|_| !self.temperature_refused.load(Ordering::Relaxed))
+    }
+
+    /// Whether `result` is the server refusing the temperature we sent (spec
+    /// §10.26); if so, temperature is left out from now on, with one warning.
+    fn refused_temperature<A>(&self, result: &Result<A, LlmError>) -> bool {
+        let refused = matches!(
+            result,
+            Err(LlmError::Status { status: 400, code: Some(code) }) if code == TEMPERATURE_REFUSED
+        );
+        if !refused || self.temperature_to_send().is_none() {
+            return false;
+        }
+        if !self.temperature_refused.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                key = "llm.temperature",
+                "the model refuses llm.temperature; sending none from now on (set llm.temperature = \"none\" to silence this)"
+            );
+        }
+        true
     }
 
     async fn call_once<A: serde::de::DeserializeOwned>(
@@ -284,26 +330,17 @@ impl OpenAiClient {
             .into_iter()
             .next()
             .and_then(|c| c.message.content);
-        let answer = match content {
-            None => Err(LlmError::BadAnswer("the answer has no content".into())),
-            Some(text) => serde_json::from_str::<A>(strip_fences(&text)).map_err(|e| {
-                LlmError::BadAnswer(format!("not the {} shape: {e}", kind.schema_name))
-            }),
-        };
+        let answer = content
+            .ok_or(AnswerProblem::NoContent)
+            .and_then(|text| answer::json_object(&text))
+            .and_then(|value| answer::read(value, kind.schema_name, kind.list_key, kind.list_path))
+            .map_err(LlmError::BadAnswer);
         (answer, usage, None)
     }
 }
 
-/// Some servers wrap JSON in a Markdown code fence even when asked not to.
-fn strip_fences(text: &str) -> &str {
-    let trimmed = text.trim();
-    trimmed
-        .strip_prefix("```json")
-        .or_else(|| trimmed.strip_prefix("```"))
-        .and_then(|t| t.strip_suffix("```"))
-        .map(str::trim)
-        .unwrap_or(trimmed)
-}
+/// The code [`describe`] gives a 400 that names `temperature`.
+const TEMPERATURE_REFUSED: &str = "temperature_unsupported";
 
 fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(200u64.saturating_mul(1 << attempt.min(6))).min(Duration::from_secs(8))
@@ -315,7 +352,7 @@ fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
             Ok(t) => (
                 LlmError::Status {
                     status: t.status,
-                    message: "rate limited or server error".into(),
+                    code: None,
                 },
                 t.retry_after,
             ),
@@ -326,14 +363,34 @@ fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
         OpenAIError::ApiError(e) => (
             LlmError::Status {
                 status: e.status_code.as_u16(),
-                message: e.api_error.message,
+                code: api_error_code(&e.api_error),
             },
             None,
         ),
-        OpenAIError::JSONDeserialize(e, _) => (
-            LlmError::BadAnswer(format!("not a chat completion: {e}")),
+        OpenAIError::JSONDeserialize(..) => (
+            LlmError::Transport("the server's answer is not a chat completion".into()),
             None,
         ),
         other => (LlmError::Transport(other.to_string()), None),
     }
+}
+
+/// A short code for an API error, never its message (which may quote the
+/// request): the server's `code` or `type` when it is an identifier, and
+/// [`TEMPERATURE_REFUSED`] when the refusal names `temperature`.
+fn api_error_code(e: &async_openai::error::ApiError) -> Option<String> {
+    let names_temperature = e.param.as_deref() == Some("temperature")
+        || e.message.to_ascii_lowercase().contains("temperature");
+    if names_temperature {
+        return Some(TEMPERATURE_REFUSED.into());
+    }
+    [e.code.as_deref(), e.r#type.as_deref()]
+        .into_iter()
+        .flatten()
+        .find(|c| {
+            (1..=64).contains(&c.len())
+                && c.chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.')
+        })
+        .map(str::to_owned)
 }

@@ -7,8 +7,9 @@
 
 use crate::consolidate::policy::Proposal;
 use crate::domain::{Kind, Role, Status};
+use crate::extract::validate::has_one_off_marker;
 use crate::llm::{
-    ConsolidationAnswer, ConsolidationRequest, ProposedSlip, SlipView, StageOneAnswer,
+    ConsolidationAnswer, ConsolidationRequest, Item, ProposedSlip, SlipView, StageOneAnswer,
     StageOneRequest,
 };
 use crate::text;
@@ -21,12 +22,6 @@ fn re(pattern: &str) -> Regex {
 }
 
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[。！？!?；;\n]+|\.(?:\s+|$)"));
-
-static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"这次|这一次|本次|这回|今天先|暂时|(?i:\bthis\s+time\b|\bjust\s+this\s+once\b|\bfor\s+now\b|\bjust\s+today\b)",
-    )
-});
 
 /// A lasting statement about how answers should look, and the cue that it is about answers.
 static PRESENTATION: LazyLock<[Regex; 2]> = LazyLock::new(|| {
@@ -95,6 +90,7 @@ pub fn extract(request: &StageOneRequest) -> StageOneAnswer {
             sentences(&m.content)
                 .into_iter()
                 .filter_map(|s| slip_for(s, &m.message_id, &request.allowed_scopes))
+                .map(Item::Valid)
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -121,7 +117,7 @@ fn sentences(content: &str) -> Vec<&str> {
 }
 
 fn kind_of(sentence: &str) -> Option<Kind> {
-    if ONE_OFF.is_match(sentence) {
+    if has_one_off_marker(sentence) {
         return None;
     }
     if TERMINOLOGY.is_match(sentence) {
@@ -228,6 +224,7 @@ pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
                 },
             })
         })
+        .map(Item::Valid)
         .collect();
     ConsolidationAnswer { operations }
 }
@@ -266,7 +263,10 @@ mod tests {
         extract(&request)
             .slips
             .into_iter()
-            .map(|s| (s.kind, s.scope, s.quote))
+            .map(|item| match item {
+                Item::Valid(s) => (s.kind, s.scope, s.quote),
+                Item::Malformed => panic!("the rules never propose a malformed slip"),
+            })
             .collect()
     }
 

@@ -99,6 +99,8 @@ pub struct Tools<S> {
     pub users: Vec<String>,
     /// The global `--now`, when given.
     pub now: Option<Time>,
+    /// The never-store detectors with the operator's patterns.
+    pub detector: crate::detect::Detector,
 }
 
 fn refuse(e: Error) -> Refusal {
@@ -111,6 +113,7 @@ impl<S: Store> Tools<S> {
             &self.store,
             self.now
                 .unwrap_or_else(|| truncate_time(chrono::Utc::now())),
+            &self.detector,
         )
     }
 

@@ -31,8 +31,30 @@ pub trait MessageSource {
 }
 
 /// One change, applied with others in a single transaction by [`Store::apply`].
+/// The `Expect…` variants write nothing: they re-check, inside the
+/// transaction and under row locks, what the changes were decided on; when
+/// one fails the whole transaction fails as stale and nothing is written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Write {
+    /// `owner` still holds the user's stage-two claim at `now`.
+    ExpectUserClaim {
+        user_id: String,
+        owner: String,
+        now: Time,
+    },
+    /// The user's memories are exactly these, at these versions (no deletion,
+    /// disable, edit or expiry since they were read), with this many tombstones.
+    ExpectMemories {
+        user_id: String,
+        versions: Vec<(String, i64)>,
+        tombstones: i64,
+    },
+    /// Every one of these slips still exists, is the user's, and is not erased
+    /// (no deletion erased them, no purge removed the user).
+    ExpectSlipsLive {
+        user_id: String,
+        slip_ids: Vec<String>,
+    },
     InsertMemory(Memory),
     /// Replaces the memory's row, only if its version is still `expected_version`;
     /// otherwise the whole transaction fails as stale.
@@ -49,9 +71,14 @@ pub enum Write {
         slip_ids: Vec<String>,
     },
     InsertEvent(Event),
-    /// Erases the memory's text from its history and its evidence slips (spec §7).
+    /// Erases the memory's text from its history (contents and retire
+    /// reasons), the given slips (every slip that ever backed it or that its
+    /// creation superseded) and the suggestions aimed at it; pending ones
+    /// become `withdrawn` at `at` (spec §7).
     EraseText {
         memory_id: String,
+        slip_ids: Vec<String>,
+        at: Time,
     },
     InsertTombstone(Tombstone),
     InsertSlip(Slip),
@@ -69,11 +96,13 @@ pub enum Write {
         state: SlipState,
     },
     InsertLoad(Load),
-    /// Records a person's decision, only if the suggestion is still pending.
+    /// Records a person's decision, only if the suggestion is still pending;
+    /// an accepted creation records the memory it made.
     DecideSuggestion {
         suggestion_id: String,
         status: SuggestionStatus,
         decided_at: Time,
+        memory_id: Option<String>,
     },
 }
 
@@ -120,6 +149,15 @@ pub struct FailedRange {
     pub conversation_id: String,
     pub from_seq: i64,
     pub to_seq: i64,
+    pub attempts: i64,
+    pub reason: String,
+    pub failed_at: Time,
+}
+
+/// A user whose stage two failed, with the count of failures in a row.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FailedUser {
+    pub user_id: String,
     pub attempts: i64,
     pub reason: String,
     pub failed_at: Time,
@@ -276,8 +314,29 @@ pub trait Store: Send + Sync {
     /// The newest `limit` failed ranges, newest first.
     fn failed_ranges(&self, limit: u32) -> impl Future<Output = Result<Vec<FailedRange>>> + Send;
 
-    /// Users with slips in state `new`, whichever run made them (spec §6, §10.12).
-    fn users_with_new_slips(&self) -> impl Future<Output = Result<Vec<String>>> + Send;
+    /// Users with slips in state `new`, whichever run made them (spec §6,
+    /// §10.12), except those that failed `max_attempts` times in a row on the
+    /// same new slips and got no newer one since.
+    fn users_with_new_slips(
+        &self,
+        max_attempts: u32,
+    ) -> impl Future<Output = Result<Vec<String>>> + Send;
+
+    /// Counts a failed stage two of a user whose newest new slip is
+    /// `newest_slip_id` (a newer slip starts the count again); returns the count.
+    fn record_user_failure(
+        &self,
+        user_id: &str,
+        newest_slip_id: &str,
+        reason: &str,
+        now: Time,
+    ) -> impl Future<Output = Result<i64>> + Send;
+
+    /// Forgets a user's failures after a stage two that succeeded.
+    fn clear_user_failure(&self, user_id: &str) -> impl Future<Output = Result<()>> + Send;
+
+    /// Users whose stage two failed, most recent first, for `status`.
+    fn failed_users(&self, limit: u32) -> impl Future<Output = Result<Vec<FailedUser>>> + Send;
 
     /// Claims a user for stage two until `until`, unless another owner holds a
     /// live claim; returns whether this owner now holds it.
@@ -345,6 +404,13 @@ pub(crate) fn parse_stored<T: std::str::FromStr<Err = String>>(
         .map_err(|e| crate::error::Error::Corrupt(format!("{what} of {id}: {e}")))
 }
 
+/// The error when what stage two decided on changed before its commit.
+pub(crate) fn changed_since_read(what: &str) -> crate::error::Error {
+    crate::error::Error::Stale(format!(
+        "{what} changed since stage two read it; nothing was written, the user is retried next run"
+    ))
+}
+
 /// The error for a compare-and-set that lost.
 pub(crate) fn stale_memory(memory_id: &str, expected: i64) -> crate::error::Error {
     crate::error::Error::Stale(format!(
@@ -372,7 +438,12 @@ pub(crate) fn write_name(write: &Write) -> String {
             format!("evidence of memory {memory_id}")
         }
         Write::InsertEvent(e) => format!("event {} of memory {}", e.event_id, e.memory_id),
-        Write::EraseText { memory_id } => format!("erasure of memory {memory_id}"),
+        Write::EraseText { memory_id, .. } => format!("erasure of memory {memory_id}"),
+        Write::ExpectUserClaim { user_id, .. } => format!("the claim on user {user_id}"),
+        Write::ExpectMemories { user_id, .. } => {
+            format!("the memories of user {user_id} as read")
+        }
+        Write::ExpectSlipsLive { user_id, .. } => format!("the slips of user {user_id} as read"),
         Write::InsertTombstone(t) => format!("tombstone of memory {}", t.memory_id),
         Write::InsertSlip(s) => format!("insert of slip {}", s.slip_id),
         Write::InsertSuggestion { suggestion, .. } => {
@@ -499,9 +570,30 @@ pub(crate) const USER_TABLES: &[(&str, &str)] = &[
         "conversation_id IN (SELECT conversation_id FROM conversations WHERE user_id = $1)",
     ),
     ("user_claims", "user_id = $1"),
+    ("user_failures", "user_id = $1"),
     ("messages", "user_id = $1"),
     ("conversations", "user_id = $1"),
 ];
+
+/// Users with new slips, less those passed over after too many failures on them.
+pub(crate) const USERS_WITH_NEW_SLIPS: &str = "SELECT u.user_id FROM \
+     (SELECT user_id, max(slip_id) AS newest FROM slips WHERE state = 'new' GROUP BY user_id) u \
+     LEFT JOIN user_failures f ON f.user_id = u.user_id \
+     WHERE f.user_id IS NULL OR f.attempts < $1 OR f.newest_slip_id < u.newest ORDER BY u.user_id";
+
+/// Counts a user's failure; a newer newest slip starts the count again.
+pub(crate) const RECORD_USER_FAILURE: &str = "INSERT INTO user_failures (user_id, newest_slip_id, attempts, reason, failed_at) \
+     VALUES ($1, $2, 1, $3, $4) ON CONFLICT (user_id) DO UPDATE SET \
+     attempts = CASE WHEN user_failures.newest_slip_id = excluded.newest_slip_id THEN user_failures.attempts + 1 ELSE 1 END, \
+     newest_slip_id = excluded.newest_slip_id, reason = excluded.reason, failed_at = excluded.failed_at \
+     RETURNING attempts";
+
+/// Whether the memories found (sorted) are the ones read, at the same versions.
+pub(crate) fn same_versions(found: Vec<(String, i64)>, read: &[(String, i64)]) -> bool {
+    let mut read = read.to_vec();
+    read.sort();
+    found == read
+}
 
 /// Slips past retention: old, and evidence of nothing that lives.
 pub(crate) const PURGEABLE_SLIPS: &str = "DELETE FROM slips WHERE expressed_at < $1 \

@@ -3,9 +3,9 @@
 //! trigger runs once per statement over a transition table.
 
 use super::{
-    Backlog, Candidate, ConversationMessages, Counts, FailedRange, IngestWritten, MessageSource,
-    RunRecord, Store, Window, Write, lost_claim, parse_stored, stale_memory, stale_suggestion,
-    write_name,
+    Backlog, Candidate, ConversationMessages, Counts, FailedRange, FailedUser, IngestWritten,
+    MessageSource, RunRecord, Store, Window, Write, changed_since_read, lost_claim, parse_stored,
+    stale_memory, stale_suggestion, write_name,
 };
 use crate::config::mask_url_password;
 use crate::domain::{
@@ -154,6 +154,7 @@ fn event_from_row(row: &PgRow) -> Result<Event> {
         action: get(row, "action")?,
         run_id: get(row, "run_id")?,
         slip_ids: get::<Json<Vec<String>>>(row, "slip_ids")?.0,
+        superseded_slip_ids: get::<Json<Vec<String>>>(row, "superseded_slip_ids")?.0,
         before: json("before")?,
         after: json("after")?,
         event_id: id,
@@ -293,8 +294,8 @@ async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
         }
         Write::InsertEvent(e) => {
             sqlx::query(
-                "INSERT INTO memory_events (event_id, memory_id, at, actor, action, run_id, slip_ids, before, after) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                "INSERT INTO memory_events (event_id, memory_id, at, actor, action, run_id, slip_ids, superseded_slip_ids, before, after) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             )
             .bind(&e.event_id)
             .bind(&e.memory_id)
@@ -303,24 +304,102 @@ async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
             .bind(&e.action)
             .bind(&e.run_id)
             .bind(Json(&e.slip_ids))
+            .bind(Json(&e.superseded_slip_ids))
             .bind(e.before.as_ref().map(Json))
             .bind(e.after.as_ref().map(Json))
             .execute(&mut *conn)
             .await
             .map_err(Error::db(context()))?;
         }
-        Write::EraseText { memory_id } => {
+        Write::EraseText {
+            memory_id,
+            slip_ids,
+            at,
+        } => {
             for statement in [
                 "UPDATE memory_events SET before = jsonb_set(before, '{content}', 'null') WHERE memory_id = $1 AND before IS NOT NULL",
-                "UPDATE memory_events SET after = jsonb_set(after, '{content}', 'null') WHERE memory_id = $1 AND after IS NOT NULL",
-                "UPDATE slips SET content = NULL, quote = NULL, state = 'erased' \
-                 WHERE slip_id IN (SELECT slip_id FROM memory_evidence WHERE memory_id = $1)",
+                "UPDATE memory_events SET after = jsonb_set(after, '{content}', 'null') - 'reason' WHERE memory_id = $1 AND after IS NOT NULL",
             ] {
                 sqlx::query(statement)
                     .bind(memory_id)
                     .execute(&mut *conn)
                     .await
                     .map_err(Error::db(context()))?;
+            }
+            sqlx::query(
+                "UPDATE slips SET content = NULL, quote = NULL, state = 'erased' \
+                 WHERE slip_id = ANY($2) OR slip_id IN (SELECT slip_id FROM memory_evidence WHERE memory_id = $1)",
+            )
+            .bind(memory_id)
+            .bind(slip_ids)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            sqlx::query(
+                "UPDATE suggestions SET content = NULL, \
+                 decided_at = CASE WHEN status = 'pending' THEN $2 ELSE decided_at END, \
+                 status = CASE WHEN status = 'pending' THEN 'withdrawn' ELSE status END \
+                 WHERE memory_id = $1",
+            )
+            .bind(memory_id)
+            .bind(at)
+            .execute(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+        }
+        Write::ExpectUserClaim {
+            user_id,
+            owner,
+            now,
+        } => {
+            let held = sqlx::query(
+                "SELECT 1 FROM user_claims WHERE user_id = $1 AND owner = $2 AND expires_at > $3 FOR UPDATE",
+            )
+            .bind(user_id)
+            .bind(owner)
+            .bind(now)
+            .fetch_optional(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            if held.is_none() {
+                return Err(changed_since_read(&format!("the claim on user {user_id}")));
+            }
+        }
+        Write::ExpectMemories {
+            user_id,
+            versions,
+            tombstones,
+        } => {
+            let found: Vec<(String, i64)> = sqlx::query_as(
+                "SELECT memory_id, version FROM memories WHERE user_id = $1 ORDER BY memory_id FOR UPDATE",
+            )
+            .bind(user_id)
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            let buried: i64 =
+                sqlx::query_scalar("SELECT count(*) FROM tombstones WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_one(&mut *conn)
+                    .await
+                    .map_err(Error::db(context()))?;
+            if !super::same_versions(found, versions) || buried != *tombstones {
+                return Err(changed_since_read(&format!(
+                    "the memories of user {user_id}"
+                )));
+            }
+        }
+        Write::ExpectSlipsLive { user_id, slip_ids } => {
+            let live = sqlx::query(
+                "SELECT slip_id FROM slips WHERE user_id = $1 AND state <> 'erased' AND slip_id = ANY($2) FOR UPDATE",
+            )
+            .bind(user_id)
+            .bind(slip_ids)
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            if live.len() != slip_ids.len() {
+                return Err(changed_since_read(&format!("the slips of user {user_id}")));
             }
         }
         Write::InsertTombstone(t) => {
@@ -425,13 +504,16 @@ async fn apply_one(conn: &mut PgConnection, write: &Write) -> Result<()> {
             suggestion_id,
             status,
             decided_at,
+            memory_id,
         } => {
             let updated = sqlx::query(
-                "UPDATE suggestions SET status = $1, decided_at = $2 WHERE suggestion_id = $3 AND status = 'pending'",
+                "UPDATE suggestions SET status = $1, decided_at = $2, memory_id = COALESCE($4, memory_id) \
+                 WHERE suggestion_id = $3 AND status = 'pending'",
             )
             .bind(status.as_str())
             .bind(decided_at)
             .bind(suggestion_id)
+            .bind(memory_id)
             .execute(&mut *conn)
             .await
             .map_err(Error::db(context()))?;
@@ -595,7 +677,7 @@ impl Store for PgStore {
     async fn history(&self, memory_id: &str) -> Result<Vec<Event>> {
         sqlx::query(
             "SELECT event_id, memory_id, at, actor, action, run_id, slip_ids, before, after \
-             FROM memory_events WHERE memory_id = $1 ORDER BY at, event_id",
+             , superseded_slip_ids FROM memory_events WHERE memory_id = $1 ORDER BY at, event_id",
         )
         .bind(memory_id)
         .fetch_all(&self.pool)
@@ -925,13 +1007,60 @@ impl Store for PgStore {
         Ok(renewed)
     }
 
-    async fn users_with_new_slips(&self) -> Result<Vec<String>> {
-        sqlx::query_scalar(
-            "SELECT DISTINCT user_id FROM slips WHERE state = 'new' ORDER BY user_id",
+    async fn users_with_new_slips(&self, max_attempts: u32) -> Result<Vec<String>> {
+        sqlx::query_scalar(super::USERS_WITH_NEW_SLIPS)
+            .bind(i64::from(max_attempts))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(Error::db("reading users with new slips"))
+    }
+
+    async fn record_user_failure(
+        &self,
+        user_id: &str,
+        newest_slip_id: &str,
+        reason: &str,
+        now: Time,
+    ) -> Result<i64> {
+        sqlx::query_scalar(super::RECORD_USER_FAILURE)
+            .bind(user_id)
+            .bind(newest_slip_id)
+            .bind(reason)
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(Error::db(format!("counting a failure of user {user_id}")))
+    }
+
+    async fn clear_user_failure(&self, user_id: &str) -> Result<()> {
+        sqlx::query("DELETE FROM user_failures WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db(format!(
+                "clearing the failures of user {user_id}"
+            )))?;
+        Ok(())
+    }
+
+    async fn failed_users(&self, limit: u32) -> Result<Vec<FailedUser>> {
+        let rows = sqlx::query(
+            "SELECT user_id, attempts, reason, failed_at FROM user_failures ORDER BY failed_at DESC, user_id LIMIT $1",
         )
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await
-        .map_err(Error::db("reading users with new slips"))
+        .map_err(Error::db("reading failed users"))?;
+        rows.iter()
+            .map(|row| {
+                Ok(FailedUser {
+                    user_id: get(row, "user_id")?,
+                    attempts: get(row, "attempts")?,
+                    reason: get(row, "reason")?,
+                    failed_at: get(row, "failed_at")?,
+                })
+            })
+            .collect()
     }
 
     async fn claim_user(&self, user_id: &str, owner: &str, now: Time, until: Time) -> Result<bool> {

@@ -3,9 +3,9 @@
 //! time order and the schema can check what agents write directly.
 
 use super::{
-    Backlog, Candidate, ConversationMessages, Counts, FailedRange, IngestWritten, MessageSource,
-    RunRecord, Store, Window, Write, lost_claim, parse_stored, stale_memory, stale_suggestion,
-    write_name,
+    Backlog, Candidate, ConversationMessages, Counts, FailedRange, FailedUser, IngestWritten,
+    MessageSource, RunRecord, Store, Window, Write, changed_since_read, lost_claim, parse_stored,
+    stale_memory, stale_suggestion, write_name,
 };
 use crate::domain::{
     Event, Evidence, Load, LoadedMemory, Memory, NewMessage, Slip, SlipState, StoredMessage,
@@ -199,6 +199,11 @@ fn event_from_row(row: &SqliteRow) -> Result<Event> {
         action: get(row, "action")?,
         run_id: get(row, "run_id")?,
         slip_ids,
+        superseded_slip_ids: json("superseded_slip_ids")?
+            .map(serde_json::from_value)
+            .transpose()
+            .map_err(|e| Error::Corrupt(format!("superseded_slip_ids of event {id}: {e}")))?
+            .unwrap_or_default(),
         before: json("before")?,
         after: json("after")?,
         event_id: id,
@@ -355,8 +360,8 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
         Write::InsertEvent(e) => {
             let json = |v: &Option<serde_json::Value>| v.as_ref().map(ToString::to_string);
             sqlx::query(
-                "INSERT INTO memory_events (event_id, memory_id, at, actor, action, run_id, slip_ids, before, after) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                "INSERT INTO memory_events (event_id, memory_id, at, actor, action, run_id, slip_ids, superseded_slip_ids, before, after) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             )
             .bind(&e.event_id)
             .bind(&e.memory_id)
@@ -364,25 +369,93 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
             .bind(e.actor.as_str())
             .bind(&e.action)
             .bind(&e.run_id)
-            .bind(serde_json::to_string(&e.slip_ids).expect("ids serialise"))
+            .bind(json_ids(&e.slip_ids))
+            .bind(json_ids(&e.superseded_slip_ids))
             .bind(json(&e.before))
             .bind(json(&e.after))
             .execute(&mut *conn)
             .await
             .map_err(Error::db(context()))?;
         }
-        Write::EraseText { memory_id } => {
+        Write::EraseText {
+            memory_id,
+            slip_ids,
+            at,
+        } => {
             for statement in [
                 "UPDATE memory_events SET before = json_set(before, '$.content', NULL) WHERE memory_id = $1 AND before IS NOT NULL",
-                "UPDATE memory_events SET after = json_set(after, '$.content', NULL) WHERE memory_id = $1 AND after IS NOT NULL",
+                "UPDATE memory_events SET after = json_remove(json_set(after, '$.content', NULL), '$.reason') WHERE memory_id = $1 AND after IS NOT NULL",
                 "UPDATE slips SET content = NULL, quote = NULL, state = 'erased' \
-                 WHERE slip_id IN (SELECT slip_id FROM memory_evidence WHERE memory_id = $1)",
+                 WHERE slip_id IN (SELECT value FROM json_each($2)) \
+                 OR slip_id IN (SELECT slip_id FROM memory_evidence WHERE memory_id = $1)",
+                "UPDATE suggestions SET content = NULL, \
+                 decided_at = CASE WHEN status = 'pending' THEN $3 ELSE decided_at END, \
+                 status = CASE WHEN status = 'pending' THEN 'withdrawn' ELSE status END \
+                 WHERE memory_id = $1",
             ] {
                 sqlx::query(statement)
                     .bind(memory_id)
+                    .bind(json_ids(slip_ids))
+                    .bind(db_time(*at))
                     .execute(&mut *conn)
                     .await
                     .map_err(Error::db(context()))?;
+            }
+        }
+        Write::ExpectUserClaim {
+            user_id,
+            owner,
+            now,
+        } => {
+            let held: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM user_claims WHERE user_id = $1 AND owner = $2 AND expires_at > $3",
+            )
+            .bind(user_id)
+            .bind(owner)
+            .bind(db_time(*now))
+            .fetch_one(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            if held == 0 {
+                return Err(changed_since_read(&format!("the claim on user {user_id}")));
+            }
+        }
+        Write::ExpectMemories {
+            user_id,
+            versions,
+            tombstones,
+        } => {
+            let mut found: Vec<(String, i64)> =
+                sqlx::query_as("SELECT memory_id, version FROM memories WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_all(&mut *conn)
+                    .await
+                    .map_err(Error::db(context()))?;
+            let buried: i64 =
+                sqlx::query_scalar("SELECT count(*) FROM tombstones WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_one(&mut *conn)
+                    .await
+                    .map_err(Error::db(context()))?;
+            found.sort();
+            if !super::same_versions(found, versions) || buried != *tombstones {
+                return Err(changed_since_read(&format!(
+                    "the memories of user {user_id}"
+                )));
+            }
+        }
+        Write::ExpectSlipsLive { user_id, slip_ids } => {
+            let live: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM slips WHERE user_id = $1 AND state <> 'erased' \
+                 AND slip_id IN (SELECT value FROM json_each($2))",
+            )
+            .bind(user_id)
+            .bind(json_ids(slip_ids))
+            .fetch_one(&mut *conn)
+            .await
+            .map_err(Error::db(context()))?;
+            if live != slip_ids.len() as i64 {
+                return Err(changed_since_read(&format!("the slips of user {user_id}")));
             }
         }
         Write::InsertTombstone(t) => {
@@ -487,13 +560,16 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
             suggestion_id,
             status,
             decided_at,
+            memory_id,
         } => {
             let updated = sqlx::query(
-                "UPDATE suggestions SET status = $1, decided_at = $2 WHERE suggestion_id = $3 AND status = 'pending'",
+                "UPDATE suggestions SET status = $1, decided_at = $2, memory_id = COALESCE($4, memory_id) \
+                 WHERE suggestion_id = $3 AND status = 'pending'",
             )
             .bind(status.as_str())
             .bind(db_time(*decided_at))
             .bind(suggestion_id)
+            .bind(memory_id)
             .execute(&mut *conn)
             .await
             .map_err(Error::db(context()))?;
@@ -503,6 +579,11 @@ async fn apply_one(conn: &mut SqliteConnection, write: &Write) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A list of ids as one JSON array parameter, read back with `json_each`.
+fn json_ids(ids: &[String]) -> String {
+    serde_json::to_string(ids).expect("ids serialise")
 }
 
 async fn add_evidence(
@@ -657,7 +738,7 @@ impl Store for SqliteStore {
     async fn history(&self, memory_id: &str) -> Result<Vec<Event>> {
         sqlx::query(
             "SELECT event_id, memory_id, at, actor, action, run_id, slip_ids, before, after \
-             FROM memory_events WHERE memory_id = $1 ORDER BY at, event_id",
+             , superseded_slip_ids FROM memory_events WHERE memory_id = $1 ORDER BY at, event_id",
         )
         .bind(memory_id)
         .fetch_all(&self.pool)
@@ -983,13 +1064,61 @@ impl Store for SqliteStore {
         Ok(renewed)
     }
 
-    async fn users_with_new_slips(&self) -> Result<Vec<String>> {
-        sqlx::query_scalar(
-            "SELECT DISTINCT user_id FROM slips WHERE state = 'new' ORDER BY user_id",
+    async fn users_with_new_slips(&self, max_attempts: u32) -> Result<Vec<String>> {
+        sqlx::query_scalar(super::USERS_WITH_NEW_SLIPS)
+            .bind(i64::from(max_attempts))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(Error::db("reading users with new slips"))
+    }
+
+    async fn record_user_failure(
+        &self,
+        user_id: &str,
+        newest_slip_id: &str,
+        reason: &str,
+        now: Time,
+    ) -> Result<i64> {
+        sqlx::query_scalar(super::RECORD_USER_FAILURE)
+            .bind(user_id)
+            .bind(newest_slip_id)
+            .bind(reason)
+            .bind(db_time(now))
+            .fetch_one(&self.pool)
+            .await
+            .map_err(Error::db(format!("counting a failure of user {user_id}")))
+    }
+
+    async fn clear_user_failure(&self, user_id: &str) -> Result<()> {
+        sqlx::query("DELETE FROM user_failures WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&self.pool)
+            .await
+            .map_err(Error::db(format!(
+                "clearing the failures of user {user_id}"
+            )))?;
+        Ok(())
+    }
+
+    async fn failed_users(&self, limit: u32) -> Result<Vec<FailedUser>> {
+        let rows = sqlx::query(
+            "SELECT user_id, attempts, reason, failed_at FROM user_failures ORDER BY failed_at DESC, user_id LIMIT $1",
         )
+        .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await
-        .map_err(Error::db("reading users with new slips"))
+        .map_err(Error::db("reading failed users"))?;
+        rows.iter()
+            .map(|row| {
+                let id: String = get(row, "user_id")?;
+                Ok(FailedUser {
+                    attempts: get(row, "attempts")?,
+                    reason: get(row, "reason")?,
+                    failed_at: parse_time(&get::<String>(row, "failed_at")?, "failed_at", &id)?,
+                    user_id: id,
+                })
+            })
+            .collect()
     }
 
     async fn claim_user(&self, user_id: &str, owner: &str, now: Time, until: Time) -> Result<bool> {

@@ -10,6 +10,10 @@ use dreamd::ingest::ingest;
 use dreamd::manage::{Manager, NewExplicit, StatusChange};
 use dreamd::store::Write;
 
+/// The built-in never-store detectors, with no operator patterns.
+static NO_EXTRA: std::sync::LazyLock<dreamd::detect::Detector> =
+    std::sync::LazyLock::new(dreamd::detect::Detector::default);
+
 on_both_backends!(
     ingest_writes_once_and_counts_duplicates,
     ingest_keeps_conversations_current_for_selection,
@@ -225,7 +229,7 @@ fn explicit(user: &str, kind: Kind, scope: &str, text: &str) -> NewExplicit {
 }
 
 async fn lifecycle_changes_write_history_events<S: RawSql>(store: &S) {
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let m = manager
         .set(explicit(
             "u1",
@@ -236,7 +240,7 @@ async fn lifecycle_changes_write_history_events<S: RawSql>(store: &S) {
         .await
         .unwrap();
     let id = m.memory.memory_id.clone();
-    let later = Manager::new(store, at("2026-11-30T08:00:00Z"));
+    let later = Manager::new(store, at("2026-11-30T08:00:00Z"), &NO_EXTRA);
     let disabled = later.change(&id, StatusChange::Disable).await.unwrap();
     assert_eq!(
         (disabled.memory.status, disabled.memory.version),
@@ -317,7 +321,7 @@ async fn learned_memory<S: RawSql>(store: &S, user: &str, text: &str) -> (Memory
 
 async fn delete_erases_text_everywhere_and_leaves_a_tombstone<S: RawSql>(store: &S) {
     let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let shown = manager.show(&memory.memory_id).await.unwrap();
     assert_eq!(shown.evidence.len(), 2);
     assert_eq!(shown.source_conversation_ids, ["c1", "c2"]);
@@ -446,7 +450,7 @@ async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S:
         slip_ids: slips.iter().map(|s| s.slip_id.clone()).collect(),
     });
     store.apply(writes).await.unwrap();
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let pending = manager.suggestions("u1", false).await.unwrap();
     assert_eq!((pending.len(), pending[0].evidence.len()), (1, 3));
 
@@ -469,7 +473,7 @@ async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S:
 }
 
 async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S) {
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let target = manager
         .set(explicit(
             "u1",
@@ -521,7 +525,7 @@ async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S)
 async fn rejecting_a_suggestion_is_final<S: RawSql>(store: &S) {
     let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
     insert_suggestion(store, &s).await;
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let rejected = manager.reject(&s.suggestion_id).await.unwrap();
     assert_eq!(rejected.suggestion.status, SuggestionStatus::Rejected);
     assert!(manager.accept(&s.suggestion_id).await.is_err());
@@ -530,7 +534,7 @@ async fn rejecting_a_suggestion_is_final<S: RawSql>(store: &S) {
 
 async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(store: &S) {
     let (learned, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let global = manager
         .set(explicit("u1", Kind::Presentation, "global", "结果先行"))
         .await
@@ -567,7 +571,7 @@ async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(s
     assert!(ids.contains(&global.memory_id.as_str()));
     assert_eq!(recalled[0].source_conversation_ids, ["c1", "c2"]);
 
-    let after_expiry = Manager::new(store, at("2026-12-02T00:00:00Z"));
+    let after_expiry = Manager::new(store, at("2026-12-02T00:00:00Z"), &NO_EXTRA);
     let later = after_expiry.recall("u1", &[], 5).await.unwrap();
     assert_eq!(
         later.len(),
@@ -578,7 +582,7 @@ async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(s
 }
 
 async fn set_refuses_secrets_and_is_idempotent<S: RawSql>(store: &S) {
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     for secret in [
         "密码是 Abc@12345",
         "I am an admin",
@@ -627,7 +631,7 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
         .unwrap();
     let mut request = explicit("u1", Kind::RecentFocus, "global", "本周在做酸奶项目");
     request.expires_at = Some(at("2026-11-29T06:00:00Z"));
-    let explicit = Manager::new(store, at("2026-11-28T00:00:00Z"))
+    let explicit = Manager::new(store, at("2026-11-28T00:00:00Z"), &NO_EXTRA)
         .set(request)
         .await
         .unwrap()
@@ -664,7 +668,7 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
 }
 
 async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let a = manager
         .set(explicit("u1", Kind::Presentation, "global", "结果先行"))
         .await
@@ -708,7 +712,7 @@ async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
 
 async fn an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history<S: RawSql>(store: &S) {
     let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let edited = manager
         .edit(&memory.memory_id, "标准按流程卡展示，并列出条款号")
         .await
@@ -761,7 +765,7 @@ async fn an_explicit_memory_carries_its_source<S: RawSql>(store: &S) {
     )
     .await
     .unwrap();
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     let mut request = explicit("u1", Kind::Presentation, "global", "先说结果");
     request.source = Some(("c1".into(), Some("m1".into())));
     let m = manager.set(request.clone()).await.unwrap();
@@ -806,7 +810,7 @@ async fn purge_leaves_no_row_of_the_user<S: RawSql>(store: &S) {
     .await
     .unwrap();
     let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
-    let manager = Manager::new(store, now());
+    let manager = Manager::new(store, now(), &NO_EXTRA);
     manager
         .set(explicit("u1", Kind::Background, "global", "在质检部"))
         .await

@@ -1,0 +1,118 @@
+//! The one text rule (spec §10.22): every text dreamd would store — a
+//! person's memory, an agent's `remember`, the model's slip, memory,
+//! suggestion and retire texts, a slip's quote — passes [`admit`], and is
+//! stored in the form it returns. One function, so no path can normalise
+//! without checking or check a form other than the one it stores.
+
+use crate::detect::{Detector, Finding};
+use crate::text;
+
+/// What a text is, for its length limit and the words of a refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextKind {
+    /// A memory, suggestion or slip statement, or a retire reason.
+    Statement,
+    /// The user's words a slip rests on.
+    Quote,
+}
+
+impl TextKind {
+    /// The longest text accepted, in characters after normalisation.
+    pub fn max_chars(self) -> usize {
+        match self {
+            TextKind::Statement => crate::domain::MAX_STATEMENT_CHARS,
+            TextKind::Quote => crate::domain::MAX_QUOTE_CHARS,
+        }
+    }
+}
+
+/// Why a text may not be stored. Never carries the text itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    Empty,
+    TooLong { max: usize },
+    Forbidden(Finding),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Empty => f.write_str("the text is empty"),
+            Refusal::TooLong { max } => write!(
+                f,
+                "the text is longer than {max} characters; memories are short statements"
+            ),
+            Refusal::Forbidden(finding) => write!(
+                f,
+                "refused to store this text: {}; dreamd never stores credentials, permission claims, live business facts or personal identifiers",
+                finding.reason()
+            ),
+        }
+    }
+}
+
+/// Normalises `raw`, checks its length and runs the never-store detectors on
+/// exactly the form that would be stored; returns that form.
+pub fn admit(raw: &str, kind: TextKind, detector: &Detector) -> Result<String, Refusal> {
+    let normalized = text::normalize(raw);
+    if normalized.is_empty() {
+        return Err(Refusal::Empty);
+    }
+    let max = kind.max_chars();
+    if normalized.chars().count() > max {
+        return Err(Refusal::TooLong { max });
+    }
+    if let Some(finding) = detector.scan(&normalized) {
+        return Err(Refusal::Forbidden(finding));
+    }
+    Ok(normalized)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{Category, ExtraPattern};
+
+    #[test]
+    fn admits_the_normalised_form() {
+        let d = Detector::default();
+        assert_eq!(
+            admit("  结果先行\u{3000}再给依据 ", TextKind::Statement, &d).unwrap(),
+            "结果先行 再给依据"
+        );
+    }
+
+    #[test]
+    fn refuses_empty_long_and_forbidden_texts() {
+        let d = Detector::default();
+        assert_eq!(
+            admit(" \u{3000} ", TextKind::Statement, &d),
+            Err(Refusal::Empty)
+        );
+        let long = "x".repeat(crate::domain::MAX_STATEMENT_CHARS + 1);
+        assert!(matches!(
+            admit(&long, TextKind::Statement, &d),
+            Err(Refusal::TooLong { .. })
+        ));
+        assert!(admit(&long, TextKind::Quote, &d).is_ok());
+        assert_eq!(
+            admit("my password is hunter2", TextKind::Quote, &d),
+            Err(Refusal::Forbidden(Finding::Builtin(Category::Password)))
+        );
+    }
+
+    #[test]
+    fn operator_patterns_refuse_with_their_name_and_never_the_text() {
+        let d = Detector::new(vec![ExtraPattern {
+            name: "customer".into(),
+            regex: regex::Regex::new("(?i)acme").unwrap(),
+        }]);
+        let refusal = admit("report for ACME dairy", TextKind::Statement, &d).unwrap_err();
+        assert_eq!(
+            refusal,
+            Refusal::Forbidden(Finding::Extra("customer".into()))
+        );
+        assert!(!refusal.to_string().contains("ACME"));
+        assert!(refusal.to_string().contains("customer"));
+    }
+}
