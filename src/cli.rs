@@ -63,6 +63,11 @@ pub enum Command {
     Users(UsersCommand),
     /// Serve the memory tools to an agent over MCP (stdio).
     Mcp,
+    /// Which never-store category a text falls into (or `ok`), never the text itself.
+    Detect {
+        /// The text; `-` or nothing reads standard input and checks each line.
+        text: Option<String>,
+    },
     /// Last runs, backlog, claims held and failed ranges.
     Status {
         /// How many recent runs to show.

@@ -35,6 +35,10 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
         }
         return Ok(Finished::Done);
     }
+    if let Some(Command::Detect { text }) = &cli.command {
+        detect(cli.format, &config.detector, text.as_deref())?;
+        return Ok(Finished::Done);
+    }
     if cli.run_once && cli.command.is_some() {
         return Err(Error::Invalid(
             "--run-once takes no command; run them separately".into(),
@@ -157,9 +161,54 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             };
             emit(format, &status, output::status);
         }
-        Command::Config { .. } | Command::Mcp => unreachable!("handled before"),
+        Command::Config { .. } | Command::Mcp | Command::Detect { .. } => {
+            unreachable!("handled before a store is opened")
+        }
     }
     Ok(Finished::Done)
+}
+
+/// What `dreamd detect` reports of one text: its category, never the text.
+#[derive(Debug, serde::Serialize)]
+pub struct Detection {
+    /// The input line, when reading standard input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The never-store category, or `None` when the text may be stored.
+    pub category: Option<String>,
+    pub reason: Option<String>,
+}
+
+impl Detection {
+    fn of(detector: &crate::detect::Detector, text: &str, line: Option<usize>) -> Detection {
+        let finding = detector.scan(&crate::text::normalize(text));
+        Detection {
+            line,
+            category: finding.as_ref().map(|f| f.name().to_owned()),
+            reason: finding.map(|f| f.reason()),
+        }
+    }
+}
+
+/// `dreamd detect`: the category of `text`, or of each line of stdin.
+fn detect(format: Format, detector: &crate::detect::Detector, text: Option<&str>) -> Result<()> {
+    match text {
+        Some(text) if text != "-" => {
+            let found = Detection::of(detector, text, None);
+            emit(format, &found, output::detection);
+        }
+        _ => {
+            let mut found = Vec::new();
+            for (i, line) in std::io::stdin().lines().enumerate() {
+                let line = line.map_err(Error::io("reading standard input"))?;
+                found.push(Detection::of(detector, &line, Some(i + 1)));
+            }
+            emit(format, &found, |all| {
+                all.iter().map(output::detection).collect::<String>()
+            });
+        }
+    }
+    Ok(())
 }
 
 /// What `dreamd status` shows.

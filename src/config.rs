@@ -246,6 +246,14 @@ impl Config {
         raw.validate(&figment)
     }
 
+    /// The built-in defaults with `overrides` (TOML) on top, and nothing from
+    /// the environment: a configuration for tests and embedders.
+    pub fn from_toml(overrides: &str) -> Result<Config, Error> {
+        let figment = Figment::from(Toml::string(DEFAULT_TOML)).merge(Toml::string(overrides));
+        let raw: RawConfig = figment.extract().map_err(describe_figment_error)?;
+        raw.validate(&figment)
+    }
+
     /// The kind's policy; every kind has one after validation.
     pub fn kind(&self, kind: Kind) -> &KindPolicy {
         &self.kinds[&kind]
@@ -548,6 +556,65 @@ mod tests {
         let err = DatabaseUrl::parse("mysql://u:pw@h/d").unwrap_err();
         assert!(err.contains("mysql://u:****@h/d"), "{err}");
         assert!(DatabaseUrl::parse("sqlite://").is_err());
+    }
+
+    #[test]
+    fn only_people_may_set_terminology_and_query_defaults() {
+        for kind in ["terminology", "query_default"] {
+            let err = Config::from_toml(&format!(
+                "[policy.kinds.{kind}]\nauto = true\nmin_evidence = 1\n"
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(err.contains(&format!("policy.kinds.{kind}.auto")), "{err}");
+        }
+    }
+
+    #[test]
+    fn operator_patterns_are_checked_and_named() {
+        let config = Config::from_toml(
+            "[never_store]\nextra = [{ name = \"customer\", pattern = \"(?i)acme\" }]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config
+                .detector
+                .scan("the ACME report")
+                .map(|f| f.name().to_owned()),
+            Some("customer".to_owned())
+        );
+        let err = Config::from_toml(
+            "[never_store]\nextra = [{ name = \"customer\", pattern = \"(unclosed\" }]\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("never_store.extra") && err.contains("customer"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn temperature_is_a_number_or_none() {
+        assert_eq!(Config::from_toml("").unwrap().temperature, Some(0.0));
+        assert_eq!(
+            Config::from_toml("[llm]\ntemperature = \"none\"\n")
+                .unwrap()
+                .temperature,
+            None
+        );
+        assert_eq!(
+            Config::from_toml("[llm]\ntemperature = 0.7\n")
+                .unwrap()
+                .temperature,
+            Some(0.7)
+        );
+        for bad in ["3", "\"hot\""] {
+            let err = Config::from_toml(&format!("[llm]\ntemperature = {bad}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("llm.temperature"), "{err}");
+        }
     }
 
     #[test]

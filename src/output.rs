@@ -325,3 +325,12 @@ pub fn load_lines(loads: &[crate::domain::Load]) -> String {
         out
     })
 }
+
+/// `ok`, or the never-store category, one line per input; never the text.
+pub fn detection(d: &crate::commands::Detection) -> String {
+    let prefix = d.line.map(|n| format!("line {n}: ")).unwrap_or_default();
+    match &d.category {
+        Some(category) => format!("{prefix}{category}\n"),
+        None => format!("{prefix}ok\n"),
+    }
+}

@@ -1397,6 +1397,129 @@ mod tests {
     }
 
     #[test]
+    fn supersedes_obey_rules_1_and_7_and_never_take_a_live_memorys_evidence() {
+        check(
+            nothing,
+            create(PS.0, PS.1, "新", &["s3"], &["invented"]),
+            "rejected:unknown_id",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "新", &["s3"], &["r1"]),
+            "rejected:scope_mismatch",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "新", &["s2"], &["s3"]),
+            "rejected:stale_evidence",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "新", &["s3"], &["s1"]),
+            "rejected:in_use",
+        );
+        check(
+            nothing,
+            create(PS.0, PS.1, "新", &["s3"], &["s2"]),
+            "create",
+        );
+        let deleted_after_s2 = tombstone(
+            "something else",
+            (Kind::Presentation, "domain:standard"),
+            "2026-11-23T00:00:00Z",
+        );
+        check(
+            &deleted_after_s2,
+            create(PS.0, PS.1, "新", &["s3"], &["s2"]),
+            "deferred",
+        );
+    }
+
+    #[test]
+    fn a_created_memory_records_what_it_superseded_for_erasure() {
+        let mut s = state();
+        let groups = BTreeSet::from([(Kind::Presentation, "domain:standard".parse().unwrap())]);
+        let d = decide(
+            &mut s,
+            vec![Item::Valid(create(PS.0, PS.1, "新", &["s3"], &["s2"]))],
+            &rules(),
+            &groups,
+        );
+        let event = d
+            .writes
+            .iter()
+            .find_map(|w| match w {
+                Write::InsertEvent(e) => Some(e),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(
+            (event.slip_ids.clone(), event.superseded_slip_ids.clone()),
+            (ids(&["s3"]), ids(&["s2"]))
+        );
+        assert_eq!(d.cited_slips(), ids(&["s1", "s2", "s3"]));
+    }
+
+    #[test]
+    fn an_update_to_a_disabled_memorys_text_asks_to_enable_it() {
+        let disabled_here = |s: &mut UserState| {
+            s.memories.get_mut("off").unwrap().scope = "domain:standard".parse().unwrap();
+        };
+        check(
+            disabled_here,
+            update("auto", "表格对比配方", &["s3"]),
+            "suggest:enable",
+        );
+    }
+
+    #[test]
+    fn suggestions_only_aim_at_live_memories() {
+        check(
+            nothing,
+            suggest(PS.0, PS.1, "改成别的", Some("gone"), &["s3"]),
+            "rejected:not_active",
+        );
+        check(
+            nothing,
+            suggest(PS.0, PS.1, "改成别的", Some("old"), &["s3"]),
+            "rejected:not_active",
+        );
+        check(
+            nothing,
+            suggest(PS.0, PS.1, "改成别的", Some("auto"), &["s3"]),
+            "suggest:update",
+        );
+    }
+
+    #[test]
+    fn rejections_name_only_ids_of_the_user() {
+        let mut s = state();
+        let groups = BTreeSet::new();
+        let d = decide(
+            &mut s,
+            vec![
+                Item::Valid(update("invented-memory", "x", &["s3"])),
+                Item::Valid(create(PS.0, PS.1, "x", &["invented-slip"], &[])),
+                Item::Valid(create("invented-kind", PS.1, "x", &["s3"], &[])),
+                Item::Valid(create(PS.0, PS.1, "x", &["s3", "r1"], &[])),
+                Item::Malformed,
+            ],
+            &rules(),
+            &groups,
+        );
+        assert_eq!(
+            d.rejections,
+            vec![
+                ("unknown_id", None),
+                ("unknown_id", None),
+                ("invalid", None),
+                ("scope_mismatch", Some("r1".to_owned())),
+                ("malformed", None),
+            ]
+        );
+    }
+
+    #[test]
     fn rule_8_texts_the_model_wrote_pass_the_detectors() {
         check(
             nothing,

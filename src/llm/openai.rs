@@ -296,7 +296,7 @@ impl OpenAiClient {
         if !self.temperature_refused.swap(true, Ordering::Relaxed) {
             tracing::warn!(
                 key = "llm.temperature",
-                "the model refuses llm.temperature; sending none from now on (set llm.temperature = \"none\" to silence this)"
+                "the model refuses the configured temperature; sending none from now on (set it to \"none\" to silence this)"
             );
         }
         true

@@ -378,3 +378,83 @@ fn loads_edits_sources_and_purge_from_the_command_line() {
         "only jay's messages were removed"
     );
 }
+
+#[test]
+fn detect_names_the_category_never_the_text() {
+    let d = Dreamd::sqlite();
+    let one = d.run(&["detect", "call me on １３８—１２３４—５６７８"]);
+    assert_eq!(
+        (one.code, one.stdout.as_str()),
+        (0, "phone\n"),
+        "{}",
+        one.stderr
+    );
+    let fine = d.run(&["detect", "以后报告先说结果"]);
+    assert_eq!(fine.stdout, "ok\n");
+    let lines = d.run_with_stdin(
+        &["detect", "-", "--format", "json"],
+        "我的角色是配方工程师\n密码是 Abc@123\nI am the system administrator\n",
+    );
+    assert_eq!(lines.code, 0, "{}", lines.stderr);
+    let found: serde_json::Value = serde_json::from_str(&lines.stdout).unwrap();
+    let categories: Vec<&serde_json::Value> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["category"])
+        .collect();
+    assert_eq!(
+        categories,
+        [
+            &serde_json::Value::Null,
+            &serde_json::json!("password"),
+            &serde_json::json!("permission_claim")
+        ]
+    );
+    assert!(!lines.stdout.contains("Abc@123") && !lines.stdout.contains("administrator"));
+    assert!(!d.path("dreamd.db").exists(), "detect needs no database");
+}
+
+#[test]
+fn operator_patterns_refuse_their_texts_everywhere() {
+    let d = Dreamd::sqlite();
+    std::fs::write(
+        d.path("dreamd.toml"),
+        "[never_store]\nextra = [{ name = \"customer\", pattern = \"(?i)globex\" }]\n",
+    )
+    .unwrap();
+    let config = d.path("dreamd.toml");
+    let config = config.to_str().unwrap();
+    let refused = d.run(&[
+        "--config",
+        config,
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "background",
+        "--scope",
+        "global",
+        "负责 Globex 的酸奶项目",
+    ]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("customer"), "{}", refused.stderr);
+    assert!(!refused.stderr.contains("Globex") && refused.stdout.is_empty());
+    let detect = d.run(&["--config", config, "detect", "GLOBEX 的报告"]);
+    assert_eq!(detect.stdout, "customer\n");
+    let bad = d.run_with_stdin(&["--config", config, "detect"], "");
+    assert_eq!(bad.code, 0);
+}
+
+#[test]
+fn terminology_and_query_defaults_cannot_be_learned_alone() {
+    let d = Dreamd::sqlite().env("DREAMD_POLICY__KINDS__TERMINOLOGY__AUTO", "true");
+    let run = d.run(&["status"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("policy.kinds.terminology.auto"),
+        "{}",
+        run.stderr
+    );
+}

@@ -110,3 +110,57 @@ pub async fn sent_ids(server: &MockServer, part: &str) -> Vec<Vec<String>> {
         })
         .collect()
 }
+
+/// Holds answers until the test has done something in between: the model
+/// "thinks" while a person changes a memory. The scripted responder calls
+/// [`Gate::hold`] (on the fake server's own thread), the test awaits
+/// [`Gate::arrived`], acts, then [`Gate::release`]s.
+pub struct Gate {
+    arrived_tx: tokio::sync::mpsc::UnboundedSender<()>,
+    arrived_rx: tokio::sync::Mutex<tokio::sync::mpsc::UnboundedReceiver<()>>,
+    release_tx: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+    release_rx: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
+    armed: std::sync::atomic::AtomicBool,
+}
+
+impl Gate {
+    pub fn new() -> Arc<Gate> {
+        let (arrived_tx, arrived_rx) = tokio::sync::mpsc::unbounded_channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel();
+        Arc::new(Gate {
+            arrived_tx,
+            arrived_rx: tokio::sync::Mutex::new(arrived_rx),
+            release_tx: std::sync::Mutex::new(release_tx),
+            release_rx: std::sync::Mutex::new(release_rx),
+            armed: std::sync::atomic::AtomicBool::new(false),
+        })
+    }
+
+    /// The next call to [`Gate::hold`] waits; later ones pass.
+    pub fn arm(&self) {
+        self.armed.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// In a responder: if armed, reports arrival and waits for the release
+    /// (at most a minute, so a broken test fails instead of hanging).
+    pub fn hold(&self) {
+        if self.armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            self.arrived_tx.send(()).expect("the test is waiting");
+            let released = self
+                .release_rx
+                .lock()
+                .unwrap()
+                .recv_timeout(std::time::Duration::from_secs(60));
+            assert!(released.is_ok(), "the test never released the gate");
+        }
+    }
+
+    /// Waits until a held request has arrived.
+    pub async fn arrived(&self) {
+        self.arrived_rx.lock().await.recv().await;
+    }
+
+    pub fn release(&self) {
+        self.release_tx.lock().unwrap().send(()).unwrap();
+    }
+}

@@ -54,6 +54,9 @@ pub(crate) trait RawSql: Store {
     fn time_literal(&self, rfc3339: &str) -> String;
     /// Rows in any table holding `needle` in any text column.
     async fn rows_containing(&self, needle: &str) -> i64;
+    /// Every row of every table but `messages` (the agent's own data), as text:
+    /// what an erasure must leave without a trace.
+    async fn dump_except_messages(&self) -> String;
 }
 
 const TEXT_COLUMNS: &[(&str, &str)] = &[
@@ -83,6 +86,20 @@ impl RawSql for SqliteStore {
         let t: dreamd::domain::Time = rfc3339.parse().unwrap();
         format!("'{}'", t.format("%Y-%m-%dT%H:%M:%S%.3fZ"))
     }
+    async fn dump_except_messages(&self) -> String {
+        let tables: Vec<String> = sqlx::query_scalar(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'messages' ORDER BY name",
+        )
+        .fetch_all(self.pool())
+        .await
+        .unwrap();
+        let mut dump = String::new();
+        for table in tables {
+            let rows = sqlite_rows_as_text(self, &table).await;
+            dump.push_str(&format!("## {table}\n{}\n", rows.join("\n")));
+        }
+        dump
+    }
     async fn rows_containing(&self, needle: &str) -> i64 {
         let mut total = 0;
         for (table, column) in TEXT_COLUMNS {
@@ -94,6 +111,27 @@ impl RawSql for SqliteStore {
         }
         total
     }
+}
+
+/// Every row of a SQLite table as one text line, each column quoted.
+async fn sqlite_rows_as_text(store: &SqliteStore, table: &str) -> Vec<String> {
+    let columns: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT name FROM pragma_table_info('{table}')"
+    )))
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    let row = columns
+        .iter()
+        .map(|c| format!("coalesce(quote(\"{c}\"), '')"))
+        .collect::<Vec<_>>()
+        .join(" || ' | ' || ");
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT {row} FROM \"{table}\""
+    )))
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
 }
 
 impl RawSql for PgStore {
@@ -111,6 +149,26 @@ impl RawSql for PgStore {
     }
     fn time_literal(&self, rfc3339: &str) -> String {
         format!("'{rfc3339}'::timestamptz")
+    }
+    async fn dump_except_messages(&self) -> String {
+        let tables: Vec<String> = sqlx::query_scalar(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = 'public' AND table_name <> 'messages' ORDER BY 1",
+        )
+        .fetch_all(self.pool())
+        .await
+        .unwrap();
+        let mut dump = String::new();
+        for table in tables {
+            let rows: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                "SELECT t::text FROM \"{table}\" t"
+            )))
+            .fetch_all(self.pool())
+            .await
+            .unwrap();
+            dump.push_str(&format!("## {table}\n{}\n", rows.join("\n")));
+        }
+        dump
     }
     async fn rows_containing(&self, needle: &str) -> i64 {
         let mut total = 0;

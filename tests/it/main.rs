@@ -1,6 +1,8 @@
 //! dreamd's integration tests, in one binary: the store suite run against
 //! SQLite and the real PostgreSQL, and the command line end to end.
 
+mod answers;
+mod app;
 mod cli;
 mod config;
 mod fake_model;
@@ -10,3 +12,4 @@ mod service;
 mod stage_one;
 mod stage_two;
 mod store;
+mod trust;

@@ -1,0 +1,398 @@
+//! The trust boundary (spec §6 commit re-check, §7 erasure): a person's
+//! deletion, disable or purge, or a lost claim, between stage two's read and
+//! its commit writes nothing of that user; a deletion leaves no text of the
+//! memory anywhere but in the agent's own messages. On SQLite and PostgreSQL,
+//! in process, with the model's answer held until the person has acted.
+
+use crate::app::{ingest, model_config, run_at};
+use crate::fake_model::{self, Gate, operations, slips};
+use crate::helpers::{RawSql, line, on_both_backends};
+use dreamd::detect::Detector;
+use dreamd::domain::{Status, SuggestionStatus};
+use dreamd::manage::{Manager, StatusChange};
+use dreamd::store::Store;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use wiremock::{MockServer, ResponseTemplate};
+
+on_both_backends!(
+    a_deletion_while_the_model_thinks_is_not_undone,
+    a_disable_while_the_model_thinks_is_not_undone,
+    a_purge_while_the_model_thinks_leaves_nothing_of_the_user,
+    a_claim_lost_while_the_model_thinks_writes_nothing_until_the_next_run,
+    a_deletion_erases_every_text_of_the_memory,
+    a_user_that_keeps_failing_is_passed_over_until_a_new_slip,
+);
+
+const USER: &str = "u1";
+const RUN_1: &str = "2026-11-21T12:00:00Z";
+const RUN_2: &str = "2026-11-26T12:00:00Z";
+const RUN_3: &str = "2026-11-27T12:00:00Z";
+const REWORDED: &str = "REWORDED";
+
+/// Every user message of stage one becomes a `recent_focus` slip quoting it whole.
+fn echo(doc: &Value) -> ResponseTemplate {
+    let found: Vec<Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .map(|m| {
+            json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
+                   "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
+        })
+        .collect();
+    slips(Value::Array(found))
+}
+
+fn new_slips(doc: &Value) -> Vec<&Value> {
+    doc["slips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["new"] == true)
+        .collect()
+}
+
+fn ids(slips: &[&Value]) -> Vec<Value> {
+    slips.iter().map(|s| s["slip_id"].clone()).collect()
+}
+
+/// Stage two: the first slip creates a memory; later ones make a reworded
+/// memory from all the slips, the memory's evidence included — what undid a
+/// deletion before the commit re-check (the version of the deleted memory is
+/// not what such a create depends on).
+fn create_then_reword(doc: &Value) -> ResponseTemplate {
+    let new = new_slips(doc);
+    let all: Vec<&Value> = doc["slips"].as_array().unwrap().iter().collect();
+    let learned = doc["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["origin"] == "auto");
+    let content = new.last().unwrap()["content"].as_str().unwrap();
+    let (content, cited) = if learned {
+        (format!("{REWORDED}: {content}"), ids(&all))
+    } else {
+        (content.to_owned(), ids(&new))
+    };
+    operations(
+        json!([{"op": "create", "kind": "recent_focus", "scope": "global",
+        "content": content, "slip_ids": cited, "supersedes_slip_ids": []}]),
+    )
+}
+
+struct Scene {
+    _server: MockServer,
+    gate: Arc<Gate>,
+    config: dreamd::config::Config,
+    memory_id: String,
+}
+
+/// A memory learned in a first run, and a second conversation that would
+/// reword it, waiting for the second run.
+async fn learned_and_said_again<S: Store>(store: &S) -> Scene {
+    let gate = Gate::new();
+    let held = gate.clone();
+    let server = fake_model::start_both(echo, move |doc: &Value| {
+        held.hold();
+        create_then_reword(doc)
+    })
+    .await;
+    let config = model_config(&server.uri(), "");
+    let say = |c: &str, text: &str, at: &str| line(USER, c, &format!("{c}-1"), "user", text, at);
+    ingest(
+        store,
+        &[say(
+            "c1",
+            "最近在做低糖酸奶的稳定剂筛选",
+            "2026-11-20T09:00:00Z",
+        )],
+    )
+    .await;
+    let first = run_at(store, &config, RUN_1).await;
+    assert_eq!(first.operations.applied.create, 1, "{first:?}");
+    ingest(
+        store,
+        &[say(
+            "c2",
+            "这阵子还在做低糖酸奶的稳定剂筛选",
+            "2026-11-25T09:00:00Z",
+        )],
+    )
+    .await;
+    let memory_id = store.memories(USER).await.unwrap()[0].memory_id.clone();
+    gate.arm();
+    Scene {
+        _server: server,
+        gate,
+        config,
+        memory_id,
+    }
+}
+
+/// Runs the second run while `person` acts between stage two's read and its commit.
+async fn run_with_person_between<S: Store>(
+    store: &S,
+    scene: &Scene,
+    person: impl Future<Output = ()>,
+) -> dreamd::run::RunSummary {
+    let (summary, ()) = tokio::join!(run_at(store, &scene.config, RUN_2), async {
+        scene.gate.arrived().await;
+        person.await;
+        scene.gate.release();
+    });
+    summary
+}
+
+async fn person_changes<S: Store>(store: &S, memory_id: &str, change: StatusChange) {
+    let detector = Detector::default();
+    Manager::new(store, RUN_2.parse().unwrap(), &detector)
+        .change(memory_id, change)
+        .await
+        .expect("the person's change is applied");
+}
+
+async fn nothing_reworded<S: RawSql>(store: &S) {
+    assert_eq!(
+        store.rows_containing(REWORDED).await,
+        0,
+        "the model's rewording was written"
+    );
+}
+
+async fn a_deletion_while_the_model_thinks_is_not_undone<S: Store + RawSql>(store: &S) {
+    let scene = learned_and_said_again(store).await;
+    let summary = run_with_person_between(
+        store,
+        &scene,
+        person_changes(store, &scene.memory_id, StatusChange::Delete),
+    )
+    .await;
+    assert_eq!(
+        (summary.users.failed, summary.operations.applied.update),
+        (1, 0),
+        "{summary:?}"
+    );
+    nothing_reworded(store).await;
+    let after = run_at(store, &scene.config, RUN_3).await;
+    assert_eq!(after.users.failed, 0, "{after:?}");
+    let memories = store.memories(USER).await.unwrap();
+    assert_eq!(memories.len(), 1, "{memories:?}");
+    assert_eq!(
+        (memories[0].status, memories[0].content.as_deref()),
+        (Status::Deleted, None),
+        "the deleted memory came back"
+    );
+    nothing_reworded(store).await;
+}
+
+async fn a_disable_while_the_model_thinks_is_not_undone<S: Store + RawSql>(store: &S) {
+    let scene = learned_and_said_again(store).await;
+    let before = store.memory(&scene.memory_id).await.unwrap().unwrap();
+    let summary = run_with_person_between(
+        store,
+        &scene,
+        person_changes(store, &scene.memory_id, StatusChange::Disable),
+    )
+    .await;
+    assert_eq!(summary.users.failed, 1, "{summary:?}");
+    run_at(store, &scene.config, RUN_3).await;
+    let after = store.memory(&scene.memory_id).await.unwrap().unwrap();
+    assert_eq!(
+        (after.status, after.version, &after.content),
+        (Status::Disabled, before.version + 1, &before.content),
+        "only the person's disable changed the memory"
+    );
+    nothing_reworded(store).await;
+    assert!(
+        store.suggestions(USER).await.unwrap().is_empty(),
+        "slips said before the disable are no evidence (spec §10.8)"
+    );
+}
+
+async fn a_purge_while_the_model_thinks_leaves_nothing_of_the_user<S: Store + RawSql>(store: &S) {
+    let scene = learned_and_said_again(store).await;
+    let summary = run_with_person_between(store, &scene, async {
+        store.purge_user(USER).await.expect("the purge is applied");
+    })
+    .await;
+    assert_eq!(summary.users.failed, 1, "{summary:?}");
+    for table in [
+        "memories",
+        "slips",
+        "memory_events",
+        "suggestions",
+        "messages",
+    ] {
+        assert_eq!(
+            store.count(&format!("SELECT count(*) FROM {table}")).await,
+            0,
+            "{table} still holds rows of the purged user"
+        );
+    }
+    let after = run_at(store, &scene.config, RUN_3).await;
+    assert_eq!((after.users.consolidated, after.users.failed), (0, 0));
+}
+
+async fn a_claim_lost_while_the_model_thinks_writes_nothing_until_the_next_run<
+    S: Store + RawSql,
+>(
+    store: &S,
+) {
+    let scene = learned_and_said_again(store).await;
+    let taken_until = store.time_literal("2026-11-26T13:00:00Z");
+    let summary = run_with_person_between(store, &scene, async {
+        store
+            .execute(&format!(
+                "UPDATE user_claims SET owner = 'another-replica', expires_at = {taken_until}"
+            ))
+            .await;
+    })
+    .await;
+    assert_eq!(summary.users.failed, 1, "{summary:?}");
+    nothing_reworded(store).await;
+    let after = run_at(store, &scene.config, RUN_3).await;
+    assert_eq!(after.operations.applied.create, 1, "{after:?}");
+    assert_eq!(
+        store
+            .count(&format!(
+                "SELECT count(*) FROM memories WHERE content LIKE '{REWORDED}%'"
+            ))
+            .await,
+        1,
+        "reworded exactly once"
+    );
+}
+
+/// Texts of one memory's life that a deletion must erase (spec §7).
+const ERASED: &[&str] = &[
+    "QUOTE-Z",
+    "QUOTE-A",
+    "QUOTE-B",
+    "QUOTE-D",
+    "MEMTEXT-ONE",
+    "MEMTEXT-TWO",
+    "SUGTEXT-THREE",
+    "REASONTEXT-FOUR",
+];
+
+/// Stage two over a memory's life: created (superseding an older slip),
+/// reworded, aimed at by a suggestion, retired with a reason.
+fn lifecycle(doc: &Value) -> ResponseTemplate {
+    let new = new_slips(doc);
+    let said = |marker: &str| {
+        new.iter()
+            .any(|s| s["quote"].as_str().unwrap().contains(marker))
+    };
+    let memory = doc["memories"].as_array().unwrap().first().cloned();
+    let all: Vec<&Value> = doc["slips"].as_array().unwrap().iter().collect();
+    let op = match memory {
+        None => {
+            let (newest, older) = all.split_last().unwrap();
+            json!({"op": "create", "kind": "recent_focus", "scope": "global", "content": "MEMTEXT-ONE",
+                   "slip_ids": [newest["slip_id"]], "supersedes_slip_ids": ids(older)})
+        }
+        Some(m) if said("QUOTE-B") => json!({"op": "update", "memory_id": m["memory_id"],
+            "content": "MEMTEXT-TWO", "slip_ids": ids(&new)}),
+        Some(m) if said("QUOTE-C") => {
+            json!({"op": "suggest", "kind": "recent_focus", "scope": "global",
+            "memory_id": m["memory_id"], "content": "SUGTEXT-THREE", "slip_ids": ids(&new)})
+        }
+        Some(m) => json!({"op": "retire", "memory_id": m["memory_id"], "reason": "REASONTEXT-FOUR",
+            "slip_ids": ids(&new)}),
+    };
+    operations(json!([op]))
+}
+
+async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S) {
+    let server = fake_model::start_both(echo, lifecycle).await;
+    let config = model_config(&server.uri(), "");
+    let say = |c: &str, text: &str, day: u32| {
+        line(
+            USER,
+            c,
+            &format!("{c}-1"),
+            "user",
+            text,
+            &format!("2026-11-{day:02}T09:00:00Z"),
+        )
+    };
+    ingest(
+        store,
+        &[
+            say("c0", "在做酸奶项目 QUOTE-Z", 10),
+            say("c1", "在做低糖酸奶项目 QUOTE-A", 11),
+        ],
+    )
+    .await;
+    run_at(store, &config, "2026-11-12T12:00:00Z").await;
+    for (conversation, text, day) in [
+        ("c2", "现在在做燕麦饮项目 QUOTE-B", 13),
+        ("c3", "燕麦饮项目改叫植物基项目 QUOTE-C", 15),
+        ("c4", "燕麦饮项目做完了 QUOTE-D", 17),
+    ] {
+        ingest(store, &[say(conversation, text, day)]).await;
+        let summary = run_at(store, &config, &format!("2026-11-{:02}T12:00:00Z", day + 1)).await;
+        assert_eq!(summary.operations.rejected.len(), 0, "{summary:?}");
+    }
+    let memory = &store.memories(USER).await.unwrap()[0];
+    assert_eq!(memory.status, Status::Retired);
+    let dump = store.dump_except_messages().await;
+    for text in ERASED {
+        assert!(
+            dump.contains(text),
+            "{text} was never stored: the scene is wrong"
+        );
+    }
+    let detector = Detector::default();
+    Manager::new(store, "2026-11-20T00:00:00Z".parse().unwrap(), &detector)
+        .change(&memory.memory_id, StatusChange::Delete)
+        .await
+        .unwrap();
+    let dump = store.dump_except_messages().await;
+    for text in ERASED {
+        assert!(
+            !dump.contains(text),
+            "{text} survived the deletion:\n{dump}"
+        );
+    }
+    let suggestions = store.suggestions(USER).await.unwrap();
+    assert_eq!(suggestions.len(), 1);
+    assert_eq!(
+        (suggestions[0].status, suggestions[0].content.as_deref()),
+        (SuggestionStatus::Withdrawn, None)
+    );
+}
+
+async fn a_user_that_keeps_failing_is_passed_over_until_a_new_slip<S: Store>(store: &S) {
+    let server = fake_model::start_both(echo, |_: &Value| ResponseTemplate::new(500)).await;
+    let config = model_config(&server.uri(), "");
+    let say = |c: &str, at: &str| line(USER, c, &format!("{c}-1"), "user", "在做燕麦饮项目", at);
+    ingest(store, &[say("c1", "2026-11-20T09:00:00Z")]).await;
+    let stage_two_calls = || async { fake_model::documents(&server, false).await.len() };
+    for day in 21..=23 {
+        let summary = run_at(store, &config, &format!("2026-11-{day}T12:00:00Z")).await;
+        assert_eq!(summary.users.failed, 1, "{summary:?}");
+    }
+    let failed = store.failed_users(10).await.unwrap();
+    assert_eq!(
+        (failed.len(), failed[0].attempts, failed[0].reason.as_str()),
+        (1, 3, "the model server answered HTTP 500")
+    );
+    let calls = stage_two_calls().await;
+    let passed_over = run_at(store, &config, "2026-11-24T12:00:00Z").await;
+    assert_eq!(
+        (passed_over.users.failed, passed_over.users.consolidated),
+        (0, 0)
+    );
+    assert_eq!(
+        stage_two_calls().await,
+        calls,
+        "no model call for a passed-over user"
+    );
+    ingest(store, &[say("c2", "2026-11-24T13:00:00Z")]).await;
+    let again = run_at(store, &config, "2026-11-25T12:00:00Z").await;
+    assert_eq!(again.users.failed, 1, "a new slip makes the user due again");
+    assert_eq!(store.failed_users(10).await.unwrap()[0].attempts, 1);
+}
