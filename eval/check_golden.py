@@ -47,6 +47,11 @@ def parse_time(s):
     return dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
+def squash(s):
+    """The text with separators between digits removed (§2's detection view, roughly)."""
+    return re.sub(r"(?<=\d)[\s\-./_—]+(?=\d)", "", s)
+
+
 def valid_scope(s):
     return isinstance(s, str) and bool(SCOPE_RE.match(s))
 
@@ -205,7 +210,6 @@ class Checker:
 
         # simulate selection (§4): which user messages a run extracts
         extracted = set()  # ids (conv, index)
-        processed = {k: [False] * len(v) for k, v in convs.items()}
         for conv_id, cm in convs.items():
             newest = max(m["_t"] for m in cm)
             run = next((n for n in nows if newest <= n - IDLE), None)
@@ -218,9 +222,6 @@ class Checker:
                     extracted.add((conv_id, i))
                 elif not window:
                     self.err(where, f"{conv_id}: message {m.get('message_id')} is older than 7 days at its run")
-            # a conversation's later messages only matter for later runs; all
-            # messages here arrive before its first eligible run
-            processed[conv_id] = [True] * len(cm)
 
         def allowed_for(conv_id):
             return {"global"} | {f"domain:{d}" for d in DOMAINS} | conv_scopes[conv_id] | exp_scopes
@@ -276,6 +277,8 @@ class Checker:
             if not good:
                 self.err(w, f"{q!r}: no extracted user message in a conversation allowing {scope}")
                 continue
+            if len({h[0] for h in good}) > 1 or len(good) > 1:
+                self.warn(w, f"{q!r} occurs in {len(good)} user messages; pick a fragment of one statement")
             for h in good:
                 slip_convs[(kind, scope)].add(h[0])
 
@@ -351,8 +354,9 @@ class Checker:
             if not isinstance(a, str) or len(a) < 2:
                 self.err(w, "absent entries must be strings of 2+ characters")
                 continue
-            if not any(a in m["content"] for m in msgs if isinstance(m, dict) and "content" in m):
-                self.warn(w, f"{a!r} occurs in no message")
+            contents = [m["content"] for m in msgs if isinstance(m, dict) and isinstance(m.get("content"), str)]
+            if not any(a in t for t in contents) and not any(squash(a) in squash(t) for t in contents):
+                self.warn(w, f"{a!r} occurs in no message (not even without separators)")
             for t in texts:
                 if a.lower() in t.lower():
                     self.err(w, f"{a!r} occurs in an expected memory text {t!r}")

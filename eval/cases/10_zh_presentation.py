@@ -165,7 +165,7 @@ case("zh-pres-recipe-percent", [P, "memory"], convs=[
         A("抱歉，生牛乳 87.0%……"),
     ], scopes=["domain:recipe"]),
 ],
-    slips=[(P, "domain:recipe", "按百分比"), (P, "domain:recipe", "用量按百分比")],
+    slips=[(P, "domain:recipe", "给我按百分比"), (P, "domain:recipe", "用量按百分比")],
     mems=[(P, "domain:recipe", ["百分比", "percent", "%", "比例"])],
 )
 

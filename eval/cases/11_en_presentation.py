@@ -16,7 +16,7 @@ case("en-pres-report-verdict-first", [P, "memory"], convs=[
         U("Good, keep doing it that way - verdict up top."),
     ], scopes=["domain:report"]),
 ],
-    slips=[(P, "domain:report", "verdict"), (P, "domain:report", "verdict up")],
+    slips=[(P, "domain:report", "the verdict"), (P, "domain:report", "verdict up")],
     mems=[(P, "domain:report", ["verdict", "result", "conclusion", "结论", "结果"])],
 )
 
@@ -132,10 +132,10 @@ case("en-pres-global-british-spelling", [P, "memory"], convs=[
     C(2, "10:40", [
         U("Write two lines for the newsletter about our yogurt relaunch."),
         A("Our yoghurt is back with a fresh flavour..."),
-        U("Nice, British spelling as always."),
+        U("Nice, UK spelling as always."),
     ]),
 ],
-    slips=[(P, "global", "British"), (P, "global", "British")],
+    slips=[(P, "global", "British"), (P, "global", "UK spelling")],
     mems=[(P, "global", ["British", "UK spelling", "英式"])],
 )
 
@@ -160,10 +160,10 @@ case("en-pres-report-deviations-top", [P, "memory"], convs=[
     C(1, "14:05", [
         U("Batch record for 2612-02, please."),
         A("Deviations: none recorded. Summary: ..."),
-        U("Good - deviations first, always."),
+        U("Good - deviations up front, always."),
     ], scopes=["domain:report"]),
 ],
-    slips=[(P, "domain:report", "at the top"), (P, "domain:report", "deviations")],
+    slips=[(P, "domain:report", "at the top"), (P, "domain:report", "up front")],
     mems=[(P, "domain:report", ["deviation", "偏差"])],
 )
 
@@ -219,7 +219,7 @@ case("en-pres-project-protein-units", [P, "memory", "project"], convs=[
         U("Right, g/100 g with one decimal is the house style for Greek yoghurt."),
     ], scopes=["project:greek-yoghurt"]),
 ],
-    slips=[(P, "project:greek-yoghurt", "g/100 g"), (P, "project:greek-yoghurt", "one decimal")],
+    slips=[(P, "project:greek-yoghurt", "express"), (P, "project:greek-yoghurt", "house style")],
     mems=[(P, "project:greek-yoghurt", ["g/100 g", "g/100g", "one decimal", "decimal", "小数"])],
 )
 
@@ -236,7 +236,7 @@ case("en-pres-global-english-answers", [P, "memory"], convs=[
         U("Thanks - English answers as usual, good."),
     ]),
 ],
-    slips=[(P, "global", "in English"), (P, "global", "English")],
+    slips=[(P, "global", "in English"), (P, "global", "answers as")],
     mems=[(P, "global", ["English", "英文", "英语"])],
 )
 
@@ -264,7 +264,7 @@ case("en-pres-report-scientific-notation", [P, "memory"], convs=[
         U("Yes, scientific notation for every count please."),
     ], scopes=["domain:report"]),
 ],
-    slips=[(P, "domain:report", "scientific"), (P, "domain:report", "notation")],
+    slips=[(P, "domain:report", "write counts"), (P, "domain:report", "every count")],
     mems=[(P, "domain:report", ["scientific notation", "× 10", "x 10", "10^", "科学计数"])],
 )
 

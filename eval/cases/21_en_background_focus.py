@@ -196,7 +196,7 @@ case("en-bg-culture-specialist", [B], convs=[
         A("Yes, seasonal variation in milk composition and inhibitors can slow acidification..."),
     ]),
 ],
-    slips=[(B, "global", "culture")],
+    slips=[(B, "global", "specialist")],
     mems=[(B, "global", ["culture", "starter", "probiotic", "菌种"])],
 )
 

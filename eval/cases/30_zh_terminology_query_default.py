@@ -157,7 +157,7 @@ case("zh-term-standard-method-one", [TM], convs=[
         A("无菌磷酸盐缓冲液或生理盐水。"),
     ], scopes=["domain:standard"]),
 ],
-    slips=[(TM, "domain:standard", "方法一")],
+    slips=[(TM, "domain:standard", "平板计数法")],
     sugs=[(TM, "domain:standard")],
 )
 

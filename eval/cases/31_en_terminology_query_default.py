@@ -26,7 +26,7 @@ case("en-term-b-line", [TM], convs=[
         A("I'd need to query the production system for yesterday's stoppages on the hall 2 cup filler."),
     ]),
 ],
-    slips=[(TM, "global", "the B line")],
+    slips=[(TM, "global", "cup-filling")],
     sugs=[(TM, "global")],
 )
 
@@ -38,7 +38,7 @@ case("en-term-recipe-legacy", [TM], convs=[
         A("Versions 1 and 2 of FM-220: ..."),
     ], scopes=["domain:recipe"]),
 ],
-    slips=[(TM, "domain:recipe", "legacy")],
+    slips=[(TM, "domain:recipe", "version 3")],
     sugs=[(TM, "domain:recipe")],
 )
 
@@ -96,7 +96,7 @@ case("en-term-report-excursion", [TM], convs=[
         A("Five excursions, all coliforms on environmental swabs."),
     ], scopes=["domain:report"]),
 ],
-    slips=[(TM, "domain:report", "excursion")],
+    slips=[(TM, "domain:report", "internal")],
     sugs=[(TM, "domain:report")],
 )
 
@@ -108,7 +108,7 @@ case("en-term-standard-method-a", [TM], convs=[
         A("1 mL per plate, pour plate, in duplicate."),
     ], scopes=["domain:standard"]),
 ],
-    slips=[(TM, "domain:standard", "Method A")],
+    slips=[(TM, "domain:standard", "pour-plate")],
     sugs=[(TM, "domain:standard")],
 )
 
