@@ -25,6 +25,7 @@ import datetime as dt
 import json
 import re
 import sys
+import unicodedata
 
 KINDS = {"presentation", "background", "recent_focus", "terminology", "query_default"}
 AUTO_KINDS = {"presentation", "background", "recent_focus"}
@@ -48,8 +49,14 @@ def parse_time(s):
 
 
 def squash(s):
-    """The text with separators between digits removed (§2's detection view, roughly)."""
-    return re.sub(r"(?<=\d)[\s\-./_—]+(?=\d)", "", s)
+    """Roughly §2's detection view: NFKC, Chinese numerals as digits, common
+    e-mail obfuscations undone, whitespace and separators between digits gone."""
+    s = unicodedata.normalize("NFKC", s).lower()
+    s = s.translate(str.maketrans("〇一二三四五六七八九", "0123456789"))
+    s = re.sub(r"\s*(\(at\)|\[at\]|\sat\s)\s*", "@", s)
+    s = re.sub(r"\s*(\(dot\)|\[dot\]|\sdot\s)\s*", ".", s)
+    s = re.sub(r"(?<=\d)[\-./_—,]+(?=\d)", "", s)
+    return re.sub(r"\s+", "", s)
 
 
 def valid_scope(s):
@@ -277,8 +284,10 @@ class Checker:
             if not good:
                 self.err(w, f"{q!r}: no extracted user message in a conversation allowing {scope}")
                 continue
-            if len({h[0] for h in good}) > 1 or len(good) > 1:
-                self.warn(w, f"{q!r} occurs in {len(good)} user messages; pick a fragment of one statement")
+            loose = [(cv, j) for cv, cm in convs.items() for j, m in enumerate(cm)
+                     if m["role"] == "user" and q.lower() in m["content"].lower()]
+            if len(loose) > 1:
+                self.warn(w, f"{q!r} occurs in {len(loose)} user messages (ignoring case); pick a fragment of one statement")
             for h in good:
                 slip_convs[(kind, scope)].add(h[0])
 
