@@ -351,7 +351,7 @@ class Checker:
             if (kind, scope) not in slip_convs:
                 self.err(w, "no expected slip of this kind and scope backs the suggestion")
         for (kind, scope) in slip_convs:
-            if kind in ("terminology", "query_default"):
+            if kind in ("terminology", "query_default") and (kind, scope) not in exp_by_key:
                 if not any(s.get("kind") == kind and s.get("scope") == scope for s in sugs):
                     self.warn(where, f"{kind} slip in {scope} but no suggestion expected")
 

@@ -4,7 +4,7 @@ from _dsl import case, C, U, A, T, S, E
 
 # --- one-off requests ---------------------------------------------------------
 
-case("zh-oneoff-evidence-first-this-time", ["one_off", "explicit"],
+case("zh-oneoff-evidence-first-this-time", ["one_off", "explicit", "seed"],
     explicit=[E("presentation", "domain:report", "看报告时先说结果，再列依据", 20)],
     convs=[
         C(2, "02:00", [

@@ -52,7 +52,7 @@ case("zh-scope-project-a-vs-b-reports", ["scope", P, "project", "seed"], convs=[
             R(["project:低糖酸奶"], "低糖酸奶本周报告", ["时间顺序", "时间", "chronolog", "date", "周一"])],
 )
 
-case("zh-scope-standard-flowcard-not-stats", ["scope", P], convs=[
+case("zh-scope-standard-flowcard-not-stats", ["scope", P, "seed"], convs=[
     C(5, "03:45", [
         U("GB 4789.15 霉菌酵母计数的步骤给我整理成流程卡，每步写操作、温度、时间。"),
         A("步骤1：样品稀释……步骤2：倾注平板，28±1℃……"),
