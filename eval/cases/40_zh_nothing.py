@@ -88,7 +88,7 @@ case("zh-oneoff-data-first-for-boss", ["one_off", "explicit"],
 
 case("zh-oneoff-include-inactive-suppliers", ["one_off"], convs=[
     C(2, "04:30", [
-        U("这次查原料把停用的供应商也带上，我要做个三年的历史对比。"),
+        U("这次查原料把停用的供应商也带上，往前推三年。"),
         A("包括停用供应商在内，近三年共有 14 家供应过果胶……"),
     ], scopes=["domain:raw_material"]),
 ])

@@ -70,7 +70,7 @@ case("en-oneoff-expand-point-two", ["one_off"], convs=[
 
 case("en-oneoff-include-discontinued", ["one_off"], convs=[
     C(4, "09:20", [
-        U("This time include discontinued suppliers too, I'm doing a five-year comparison."),
+        U("This time include discontinued suppliers too, going back five years."),
         A("Including discontinued ones, 11 suppliers delivered gelatin since 2021..."),
     ], scopes=["domain:raw_material"]),
 ])
