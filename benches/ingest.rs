@@ -52,9 +52,7 @@ async fn main() {
     let mut last = None;
     for round in 1..=3 {
         let dir = tempfile::TempDir::new().unwrap();
-        let store = SqliteStore::open(&dir.path().join("bench.db"))
-            .await
-            .unwrap();
+        let store = SqliteStore::open(&dir.path().join("bench.db")).await.unwrap();
         let start = Instant::now();
         let summary = ingest(&store, input.as_slice()).await.unwrap();
         let seconds = start.elapsed().as_secs_f64();
@@ -64,31 +62,24 @@ async fn main() {
         rates.push(rate);
         last = Some((store, dir));
     }
-    println!(
-        "ingest median: {:.0} messages/s (target ≥ 100000)",
-        median(rates)
-    );
+    println!("ingest median: {:.0} messages/s (target ≥ 100000)", median(rates));
 
     let (store, _dir) = last.unwrap();
     let selection = "SELECT conversation_id FROM conversations \
                      WHERE last_seq > watermark_seq AND last_message_at <= '2026-11-20T00:00:00.000Z' \
                      ORDER BY last_message_at LIMIT 1000";
-    let plan: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "EXPLAIN QUERY PLAN {selection}"
-    )))
-    .fetch_all(store.pool())
-    .await
-    .unwrap()
-    .iter()
-    .map(|row| row.get("detail"))
-    .collect();
+    let plan: Vec<String> =
+        sqlx::query(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {selection}")))
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| row.get("detail"))
+            .collect();
     let mut timings = Vec::new();
     for _ in 0..20 {
         let start = Instant::now();
-        let rows = sqlx::query(selection)
-            .fetch_all(store.pool())
-            .await
-            .unwrap();
+        let rows = sqlx::query(selection).fetch_all(store.pool()).await.unwrap();
         timings.push(start.elapsed().as_secs_f64() * 1000.0);
         assert!(!rows.is_empty());
     }

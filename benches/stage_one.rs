@@ -34,10 +34,7 @@ fn answer() -> ResponseTemplate {
 
 async fn fake_model(delay: Duration) -> MockServer {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(answer().set_delay(delay))
-        .mount(&server)
-        .await;
+    Mock::given(method("POST")).respond_with(answer().set_delay(delay)).mount(&server).await;
     server
 }
 
@@ -57,12 +54,8 @@ impl wiremock::Respond for Proposing {
                     "kind": "presentation", "scope": "global", "durability": "lasting", "valid_until": null}]})
             }
             None => {
-                let ids: Vec<&serde_json::Value> = doc["slips"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|s| &s["slip_id"])
-                    .collect();
+                let ids: Vec<&serde_json::Value> =
+                    doc["slips"].as_array().unwrap().iter().map(|s| &s["slip_id"]).collect();
                 serde_json::json!({"operations": [{"op": "create", "kind": "presentation", "scope": "global",
                     "content": "Reports: result first", "slip_ids": ids, "supersedes_slip_ids": []}]})
             }
@@ -134,10 +127,7 @@ async fn throughput(
         Some(delay) => fake_model(delay).await,
         None => {
             let server = MockServer::start().await;
-            Mock::given(method("POST"))
-                .respond_with(Proposing)
-                .mount(&server)
-                .await;
+            Mock::given(method("POST")).respond_with(Proposing).mount(&server).await;
             server
         }
     };
@@ -145,14 +135,10 @@ async fn throughput(
     let store = store_with(dir.path(), &conversations(conversations_n, 8, 0)).await;
     let provider = Provider::from_config(&config).unwrap();
     let start = Instant::now();
-    let summary = run_once(
-        &store,
-        &config,
-        &provider,
-        RunOptions::once(NOW.parse().unwrap(), false),
-    )
-    .await
-    .unwrap();
+    let summary =
+        run_once(&store, &config, &provider, RunOptions::once(NOW.parse().unwrap(), false))
+            .await
+            .unwrap();
     let seconds = start.elapsed().as_secs_f64();
     assert_eq!(summary.conversations.done as usize, conversations_n);
     let rate = conversations_n as f64 / seconds;
@@ -173,14 +159,9 @@ async fn growth_tokens() {
     let config = config(dir.path(), &server.uri(), 1);
     let store = store_with(dir.path(), &conversations(1, 200, 0)).await;
     let provider = Provider::from_config(&config).unwrap();
-    run_once(
-        &store,
-        &config,
-        &provider,
-        RunOptions::once(NOW.parse().unwrap(), false),
-    )
-    .await
-    .unwrap();
+    run_once(&store, &config, &provider, RunOptions::once(NOW.parse().unwrap(), false))
+        .await
+        .unwrap();
     let mut grown = Vec::new();
     for m in 200..205 {
         let role = if m % 2 == 0 { "user" } else { "assistant" };
@@ -193,14 +174,9 @@ async fn growth_tokens() {
         .unwrap();
     }
     ingest(&store, grown.as_slice()).await.unwrap();
-    run_once(
-        &store,
-        &config,
-        &provider,
-        RunOptions::once(NOW.parse().unwrap(), false),
-    )
-    .await
-    .unwrap();
+    run_once(&store, &config, &provider, RunOptions::once(NOW.parse().unwrap(), false))
+        .await
+        .unwrap();
     let tokens: Vec<u64> = server
         .received_requests()
         .await
@@ -231,18 +207,14 @@ async fn selection_at_scale() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000_000);
     let dir = tempfile::TempDir::new().unwrap();
-    let store = SqliteStore::open(&dir.path().join("bench.db"))
-        .await
-        .unwrap();
+    let store = SqliteStore::open(&dir.path().join("bench.db")).await.unwrap();
     let per_conversation = 50;
     let batch_conversations = 20_000;
     let start = Instant::now();
     let mut first = 0;
     while first * per_conversation < messages {
         let n = batch_conversations.min(messages / per_conversation - first);
-        ingest(&store, conversations(n, per_conversation, first).as_slice())
-            .await
-            .unwrap();
+        ingest(&store, conversations(n, per_conversation, first).as_slice()).await.unwrap();
         first += n;
     }
     println!(
@@ -274,17 +246,9 @@ async fn selection_at_scale() {
 #[tokio::main]
 async fn main() {
     let instant = throughput("both stages, instant model, concurrency 8", 5_000, None, 8).await;
-    println!(
-        "  target ≥ 1000/s: {}",
-        if instant >= 1000.0 { "met" } else { "missed" }
-    );
-    let slow = throughput(
-        "200 ms model, concurrency 16",
-        800,
-        Some(Duration::from_millis(200)),
-        16,
-    )
-    .await;
+    println!("  target ≥ 1000/s: {}", if instant >= 1000.0 { "met" } else { "missed" });
+    let slow =
+        throughput("200 ms model, concurrency 16", 800, Some(Duration::from_millis(200)), 16).await;
     println!("  {:.2} of the 80/s limit (target ≥ 0.9)", slow / 80.0);
     growth_tokens().await;
     selection_at_scale().await;

@@ -20,29 +20,15 @@ pub struct Check {
 
 fn check(check: &'static str, result: std::result::Result<String, String>) -> Check {
     match result {
-        Ok(detail) => Check {
-            check,
-            ok: true,
-            detail,
-        },
-        Err(detail) => Check {
-            check,
-            ok: false,
-            detail,
-        },
+        Ok(detail) => Check { check, ok: true, detail },
+        Err(detail) => Check { check, ok: false, detail },
     }
 }
 
 /// Runs every check, prints the report, and fails (exit 2) if any failed.
 pub async fn run(config: &Config, format: Format) -> Result<()> {
     let checks = vec![
-        check(
-            "schedule",
-            Ok(format!(
-                "schedule.cron '{}' is valid",
-                config.raw.schedule.cron
-            )),
-        ),
+        check("schedule", Ok(format!("schedule.cron '{}' is valid", config.raw.schedule.cron))),
         check("database", database(config).await),
         check("prompts", prompts(config)),
         check("model", model(config).await),
@@ -63,10 +49,7 @@ pub async fn run(config: &Config, format: Format) -> Result<()> {
     if failed.is_empty() {
         return Ok(());
     }
-    Err(Error::Invalid(format!(
-        "configuration check failed: {}",
-        failed.join(", ")
-    )))
+    Err(Error::Invalid(format!("configuration check failed: {}", failed.join(", "))))
 }
 
 async fn database(config: &Config) -> std::result::Result<String, String> {
@@ -75,10 +58,7 @@ async fn database(config: &Config) -> std::result::Result<String, String> {
             .await
             .map(|_| format!("SQLite {} opened, migrations applied", path.display())),
         DatabaseUrl::Postgres(url) => PgStore::open(url).await.map(|_| {
-            format!(
-                "PostgreSQL {} reachable, migrations applied",
-                mask_url_password(url)
-            )
+            format!("PostgreSQL {} reachable, migrations applied", mask_url_password(url))
         }),
     }
     .map_err(|e| e.to_string())
@@ -127,11 +107,7 @@ async fn model(config: &Config) -> std::result::Result<String, String> {
             llm.base_url,
             response.status().as_u16(),
             llm.api_key_env,
-            if key.is_empty() {
-                ", which is not set"
-            } else {
-                ""
-            }
+            if key.is_empty() { ", which is not set" } else { "" }
         )),
         status => Ok(format!(
             "{} reachable (HTTP {status} for /models); model '{}'",

@@ -40,9 +40,7 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
         return Ok(Finished::Done);
     }
     if cli.run_once && cli.command.is_some() {
-        return Err(Error::Invalid(
-            "--run-once takes no command; run them separately".into(),
-        ));
+        return Err(Error::Invalid("--run-once takes no command; run them separately".into()));
     }
     if let Some(Command::Mcp) = cli.command {
         return serve_mcp(config, cli.now).await.map(|()| Finished::Done);
@@ -77,11 +75,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
         )
         .await?;
         emit(format, &summary, output::run_summary);
-        return Ok(if summary.partly_failed() {
-            Finished::PartlyFailed
-        } else {
-            Finished::Done
-        });
+        return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
     };
     if let Command::Mcp = command {
         return Ok(Finished::Done);
@@ -110,9 +104,8 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                 emit(format, &records, |r| output::memory_lines(r));
             }
             Some(conversation) => {
-                let (load_id, memories) = manager
-                    .recall_for(&args.user, &args.scopes, args.limit, conversation)
-                    .await?;
+                let (load_id, memories) =
+                    manager.recall_for(&args.user, &args.scopes, args.limit, conversation).await?;
                 let loaded = serde_json::json!({ "load_id": load_id, "memories": memories });
                 emit(format, &loaded, |_| {
                     format!("load {load_id}\n{}", output::memory_lines(&memories))
@@ -135,11 +128,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                     .collect();
                 format!(
                     "purged user {user}: {}\n",
-                    if rows.is_empty() {
-                        "nothing was stored".to_owned()
-                    } else {
-                        rows.join(", ")
-                    }
+                    if rows.is_empty() { "nothing was stored".to_owned() } else { rows.join(", ") }
                 )
             });
         }
@@ -203,9 +192,7 @@ fn detect(format: Format, detector: &crate::detect::Detector, text: Option<&str>
                 let line = line.map_err(Error::io("reading standard input"))?;
                 found.push(Detection::of(detector, &line, Some(i + 1)));
             }
-            emit(format, &found, |all| {
-                all.iter().map(output::detection).collect::<String>()
-            });
+            emit(format, &found, |all| all.iter().map(output::detection).collect::<String>());
         }
     }
     Ok(())
@@ -291,9 +278,7 @@ async fn suggestions<S: Store>(
         }
         SuggestionsCommand::Reject { id } => {
             let record = manager.reject(&id).await?;
-            emit(format, &record, |r| {
-                output::suggestion_lines(std::slice::from_ref(r))
-            });
+            emit(format, &record, |r| output::suggestion_lines(std::slice::from_ref(r)));
         }
     }
     Ok(())
@@ -302,11 +287,7 @@ async fn suggestions<S: Store>(
 fn print_config(format: Format, config: &Config) -> Result<()> {
     let masked = config.to_masked();
     let key_env = &config.raw.llm.api_key_env;
-    let key_state = if std::env::var_os(key_env).is_some() {
-        "set"
-    } else {
-        "not set"
-    };
+    let key_state = if std::env::var_os(key_env).is_some() { "set" } else { "not set" };
     emit(format, &masked, |c| {
         format!(
             "# effective configuration (secrets masked)\n# API key: read from ${key_env} ({key_state})\n{}",

@@ -282,10 +282,7 @@ fn config_env(exempt: Option<String>) -> Env {
     Env::prefixed("DREAMD_")
         .filter(move |key| {
             let key = key.as_str();
-            key.contains("__")
-                && exempt
-                    .as_deref()
-                    .is_none_or(|e| !key.eq_ignore_ascii_case(e))
+            key.contains("__") && exempt.as_deref().is_none_or(|e| !key.eq_ignore_ascii_case(e))
         })
         .split("__")
 }
@@ -328,10 +325,7 @@ fn describe_figment_error(error: figment::Error) -> Error {
             let what = match &e.kind {
                 figment::error::Kind::UnknownField(field, expected) => {
                     if e.path.last() != Some(field) {
-                        key = [key.as_str(), field]
-                            .join(".")
-                            .trim_start_matches('.')
-                            .to_owned();
+                        key = [key.as_str(), field].join(".").trim_start_matches('.').to_owned();
                     }
                     format!("unknown key; expected one of: {}", expected.join(", "))
                 }
@@ -359,28 +353,16 @@ impl RawConfig {
         crate::service::check_cron(&self.schedule.cron).map_err(|e| bad("schedule.cron", e))?;
         for (key, value) in [
             ("llm.concurrency", u64::from(self.llm.concurrency)),
-            (
-                "llm.max_prompt_tokens",
-                u64::from(self.llm.max_prompt_tokens),
-            ),
+            ("llm.max_prompt_tokens", u64::from(self.llm.max_prompt_tokens)),
             ("llm.timeout_secs", self.llm.timeout_secs),
             (
                 "selection.max_conversations_per_run",
                 u64::from(self.selection.max_conversations_per_run),
             ),
             ("selection.claim_ttl_secs", self.selection.claim_ttl_secs),
-            (
-                "selection.max_attempts",
-                u64::from(self.selection.max_attempts),
-            ),
-            (
-                "selection.lookback_days",
-                u64::from(self.selection.lookback_days),
-            ),
-            (
-                "policy.max_slips_per_group",
-                u64::from(self.policy.max_slips_per_group),
-            ),
+            ("selection.max_attempts", u64::from(self.selection.max_attempts)),
+            ("selection.lookback_days", u64::from(self.selection.lookback_days)),
+            ("policy.max_slips_per_group", u64::from(self.policy.max_slips_per_group)),
             ("policy.slip_ttl_days", u64::from(self.policy.slip_ttl_days)),
         ] {
             if value == 0 {
@@ -394,10 +376,7 @@ impl RawConfig {
             ));
         }
         if self.llm.api_key_env.trim().is_empty() {
-            return Err(bad(
-                "llm.api_key_env",
-                "must name an environment variable".into(),
-            ));
+            return Err(bad("llm.api_key_env", "must name an environment variable".into()));
         }
         for domain in &self.policy.domains {
             Scope::check_name(domain).map_err(|e| bad("policy.domains", e))?;
@@ -414,25 +393,12 @@ impl RawConfig {
         {
             return Err(bad(
                 "metrics.listen",
-                format!(
-                    "'{}' is not an address like 127.0.0.1:9464",
-                    self.metrics.listen
-                ),
+                format!("'{}' is not an address like 127.0.0.1:9464", self.metrics.listen),
             ));
         }
-        let temperature = self
-            .llm
-            .temperature
-            .value()
-            .map_err(|e| bad("llm.temperature", e))?;
+        let temperature = self.llm.temperature.value().map_err(|e| bad("llm.temperature", e))?;
         let detector = self.detector(&bad)?;
-        Ok(Config {
-            raw: self,
-            database,
-            kinds,
-            detector,
-            temperature,
-        })
+        Ok(Config { raw: self, database, kinds, detector, temperature })
     }
 
     /// The built-in detectors plus `never_store.extra`; a bad entry is named.
@@ -456,10 +422,7 @@ impl RawConfig {
                     ),
                 )
             })?;
-            extra.push(ExtraPattern {
-                name: entry.name.clone(),
-                regex,
-            });
+            extra.push(ExtraPattern { name: entry.name.clone(), regex });
         }
         Ok(Detector::new(extra))
     }
@@ -481,18 +444,12 @@ impl RawConfig {
                 ));
             }
             if policy.min_evidence == 0 {
-                return Err(bad(
-                    &format!("{key}.min_evidence"),
-                    "must be at least 1".into(),
-                ));
+                return Err(bad(&format!("{key}.min_evidence"), "must be at least 1".into()));
             }
             kinds.insert(kind, policy.clone());
         }
         if let Some(missing) = Kind::ALL.iter().find(|k| !kinds.contains_key(k)) {
-            return Err(bad(
-                "policy.kinds",
-                format!("has no entry for kind '{missing}'"),
-            ));
+            return Err(bad("policy.kinds", format!("has no entry for kind '{missing}'")));
         }
         Ok(kinds)
     }
@@ -509,12 +466,7 @@ pub fn mask_url_password(url: &str) -> String {
         return url.to_owned();
     };
     match rest[..at].find(':') {
-        Some(colon) => format!(
-            "{}{}:****{}",
-            &url[..scheme_end],
-            &rest[..colon],
-            &rest[at..]
-        ),
+        Some(colon) => format!("{}{}:****{}", &url[..scheme_end], &rest[..colon], &rest[at..]),
         None => url.to_owned(),
     }
 }
@@ -529,14 +481,8 @@ mod tests {
             mask_url_password("postgres://dreamd:s3cret@db:5432/dreamd"),
             "postgres://dreamd:****@db:5432/dreamd"
         );
-        assert_eq!(
-            mask_url_password("postgres://dreamd@db/dreamd"),
-            "postgres://dreamd@db/dreamd"
-        );
-        assert_eq!(
-            mask_url_password("sqlite://dreamd.db"),
-            "sqlite://dreamd.db"
-        );
+        assert_eq!(mask_url_password("postgres://dreamd@db/dreamd"), "postgres://dreamd@db/dreamd");
+        assert_eq!(mask_url_password("sqlite://dreamd.db"), "sqlite://dreamd.db");
     }
 
     #[test]
@@ -577,10 +523,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            config
-                .detector
-                .scan("the ACME report")
-                .map(|f| f.name().to_owned()),
+            config.detector.scan("the ACME report").map(|f| f.name().to_owned()),
             Some("customer".to_owned())
         );
         let err = Config::from_toml(
@@ -588,27 +531,14 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(
-            err.contains("never_store.extra") && err.contains("customer"),
-            "{err}"
-        );
+        assert!(err.contains("never_store.extra") && err.contains("customer"), "{err}");
     }
 
     #[test]
     fn temperature_is_a_number_or_none() {
         assert_eq!(Config::from_toml("").unwrap().temperature, Some(0.0));
-        assert_eq!(
-            Config::from_toml("[llm]\ntemperature = \"none\"\n")
-                .unwrap()
-                .temperature,
-            None
-        );
-        assert_eq!(
-            Config::from_toml("[llm]\ntemperature = 0.7\n")
-                .unwrap()
-                .temperature,
-            Some(0.7)
-        );
+        assert_eq!(Config::from_toml("[llm]\ntemperature = \"none\"\n").unwrap().temperature, None);
+        assert_eq!(Config::from_toml("[llm]\ntemperature = 0.7\n").unwrap().temperature, Some(0.7));
         for bad in ["3", "\"hot\""] {
             let err = Config::from_toml(&format!("[llm]\ntemperature = {bad}\n"))
                 .unwrap_err()

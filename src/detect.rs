@@ -53,17 +53,10 @@ pub fn scan(text: &str) -> Option<Category> {
         (Category::NationalId, has_national_id),
         (Category::BankCard, has_bank_card),
         (Category::Phone, has_phone),
-        (Category::PermissionClaim, |t| {
-            PERMISSION.iter().any(|r| r.is_match(t))
-        }),
-        (Category::LiveBusinessFact, |t| {
-            BUSINESS.iter().any(|r| r.is_match(t))
-        }),
+        (Category::PermissionClaim, |t| PERMISSION.iter().any(|r| r.is_match(t))),
+        (Category::LiveBusinessFact, |t| BUSINESS.iter().any(|r| r.is_match(t))),
     ];
-    checks
-        .into_iter()
-        .find(|(_, check)| check(text))
-        .map(|(category, _)| category)
+    checks.into_iter().find(|(_, check)| check(text)).map(|(category, _)| category)
 }
 
 fn re(pattern: &str) -> Regex {
@@ -93,9 +86,7 @@ static TOKEN_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| re(r"[A-Za-z0-9+/=_\-
 fn has_secret(text: &str) -> bool {
     KNOWN_TOKEN.is_match(text)
         || LABELLED_SECRET.is_match(text)
-        || TOKEN_CANDIDATE
-            .find_iter(text)
-            .any(|m| looks_random(m.as_str()))
+        || TOKEN_CANDIDATE.find_iter(text).any(|m| looks_random(m.as_str()))
 }
 
 /// A long run mixing upper case, lower case and digits with high entropy:
@@ -154,11 +145,7 @@ fn is_resident_id(id: &str) -> bool {
     let valid_birth = chrono::NaiveDate::parse_from_str(birth, "%Y%m%d")
         .map(|d| (1900..=2099).contains(&chrono::Datelike::year(&d)))
         .unwrap_or(false);
-    let sum: u32 = bytes[..17]
-        .iter()
-        .zip(WEIGHTS)
-        .map(|(b, w)| u32::from(b - b'0') * w)
-        .sum();
+    let sum: u32 = bytes[..17].iter().zip(WEIGHTS).map(|(b, w)| u32::from(b - b'0') * w).sum();
     valid_birth && CHECK[(sum % 11) as usize] == bytes[17].to_ascii_uppercase()
 }
 
@@ -368,10 +355,7 @@ mod tests {
         check("身份证号11010519491231002X", Some(Category::NationalId));
         check("card 4111 1111 1111 1111 please", Some(Category::BankCard));
         check("工资卡6222020200112233446", Some(Category::BankCard));
-        check(
-            "mail jay.panda@example.com for the report",
-            Some(Category::Email),
-        );
+        check("mail jay.panda@example.com for the report", Some(Category::Email));
     }
 
     #[test]
@@ -464,11 +448,7 @@ mod tests {
 
     #[test]
     fn luhn_accepts_valid_numbers_only() {
-        let digits = |s: &str| {
-            s.chars()
-                .map(|c| c.to_digit(10).unwrap())
-                .collect::<Vec<_>>()
-        };
+        let digits = |s: &str| s.chars().map(|c| c.to_digit(10).unwrap()).collect::<Vec<_>>();
         assert!(luhn_valid(&digits("4111111111111111")));
         assert!(!luhn_valid(&digits("4111111111111112")));
     }

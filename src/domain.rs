@@ -133,9 +133,7 @@ impl Scope {
             return Err(format!("scope name '{name}' must be 1 to 64 characters"));
         }
         if name.chars().any(|c| c.is_whitespace() || c == ':') {
-            return Err(format!(
-                "scope name '{name}' must not contain whitespace or ':'"
-            ));
+            return Err(format!("scope name '{name}' must not contain whitespace or ':'"));
         }
         Ok(())
     }
@@ -147,10 +145,8 @@ impl FromStr for Scope {
         if s == "global" {
             return Ok(Scope::global());
         }
-        let name = s
-            .strip_prefix("domain:")
-            .or_else(|| s.strip_prefix("project:"))
-            .ok_or_else(|| {
+        let name =
+            s.strip_prefix("domain:").or_else(|| s.strip_prefix("project:")).ok_or_else(|| {
                 format!("scope '{s}' must be 'global', 'domain:<name>' or 'project:<name>'")
             })?;
         Scope::check_name(name)?;
@@ -274,12 +270,7 @@ impl MemoryRecord {
             .collect();
         source_conversation_ids.sort();
         source_conversation_ids.dedup();
-        MemoryRecord {
-            memory,
-            evidence,
-            source_conversation_ids,
-            loaded_in: None,
-        }
+        MemoryRecord { memory, evidence, source_conversation_ids, loaded_in: None }
     }
 }
 
@@ -398,6 +389,113 @@ pub struct Tombstone {
     pub fingerprint: String,
 }
 
+/// One change, applied with others in a single transaction by `Store::apply`.
+/// The `Expect…` variants write nothing: they re-check, inside the
+/// transaction and under row locks, what the changes were decided on; when
+/// one fails the whole transaction fails as stale and nothing is written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    /// `owner` still holds the user's stage-two claim at `now`.
+    ExpectUserClaim {
+        user_id: String,
+        owner: String,
+        now: Time,
+    },
+    /// The user's memories are exactly these, at these versions (no deletion,
+    /// disable, edit or expiry since they were read), with this many tombstones.
+    ExpectMemories {
+        user_id: String,
+        versions: Vec<(String, i64)>,
+        tombstones: i64,
+    },
+    /// Every one of these slips still exists, is the user's, and is not erased
+    /// (no deletion erased them, no purge removed the user).
+    ExpectSlipsLive {
+        user_id: String,
+        slip_ids: Vec<String>,
+    },
+    InsertMemory(Memory),
+    /// Replaces the memory's row, only if its version is still `expected_version`;
+    /// otherwise the whole transaction fails as stale.
+    UpdateMemory {
+        memory: Memory,
+        expected_version: i64,
+    },
+    AddEvidence {
+        memory_id: String,
+        slip_ids: Vec<String>,
+    },
+    ReplaceEvidence {
+        memory_id: String,
+        slip_ids: Vec<String>,
+    },
+    InsertEvent(Event),
+    /// Erases the memory's text from its history (contents and retire
+    /// reasons), the given slips (every slip that ever backed it or that its
+    /// creation superseded) and the suggestions aimed at it; pending ones
+    /// become `withdrawn` at `at` (spec §7).
+    EraseText {
+        memory_id: String,
+        slip_ids: Vec<String>,
+        at: Time,
+    },
+    InsertTombstone(Tombstone),
+    InsertSlip(Slip),
+    InsertSuggestion {
+        suggestion: Suggestion,
+        slip_ids: Vec<String>,
+    },
+    AddSuggestionEvidence {
+        suggestion_id: String,
+        slip_ids: Vec<String>,
+    },
+    /// Moves slips to `state`; erased slips stay erased.
+    SetSlipStates {
+        slip_ids: Vec<String>,
+        state: SlipState,
+    },
+    InsertLoad(Load),
+    /// Records a person's decision, only if the suggestion is still pending;
+    /// an accepted creation records the memory it made.
+    DecideSuggestion {
+        suggestion_id: String,
+        status: SuggestionStatus,
+        decided_at: Time,
+        memory_id: Option<String>,
+    },
+}
+
+impl Write {
+    /// What the write does and to which record, for an error's context.
+    pub fn describe(&self) -> String {
+        match self {
+            Write::InsertMemory(m) => format!("insert of memory {}", m.memory_id),
+            Write::UpdateMemory { memory, .. } => format!("update of memory {}", memory.memory_id),
+            Write::AddEvidence { memory_id, .. } | Write::ReplaceEvidence { memory_id, .. } => {
+                format!("evidence of memory {memory_id}")
+            }
+            Write::InsertEvent(e) => format!("event {} of memory {}", e.event_id, e.memory_id),
+            Write::EraseText { memory_id, .. } => format!("erasure of memory {memory_id}"),
+            Write::ExpectUserClaim { user_id, .. } => format!("the claim on user {user_id}"),
+            Write::ExpectMemories { user_id, .. } => format!("the memories of user {user_id}"),
+            Write::ExpectSlipsLive { user_id, .. } => format!("the slips of user {user_id}"),
+            Write::InsertTombstone(t) => format!("tombstone of memory {}", t.memory_id),
+            Write::InsertSlip(s) => format!("insert of slip {}", s.slip_id),
+            Write::InsertSuggestion { suggestion, .. } => {
+                format!("insert of suggestion {}", suggestion.suggestion_id)
+            }
+            Write::AddSuggestionEvidence { suggestion_id, .. } => {
+                format!("evidence of suggestion {suggestion_id}")
+            }
+            Write::SetSlipStates { state, .. } => format!("moving slips to {state}"),
+            Write::InsertLoad(load) => format!("load {}", load.load_id),
+            Write::DecideSuggestion { suggestion_id, .. } => {
+                format!("decision on suggestion {suggestion_id}")
+            }
+        }
+    }
+}
+
 /// A new, time-ordered identifier for memories, events, slips and suggestions.
 pub fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
@@ -409,13 +507,8 @@ mod tests {
 
     #[test]
     fn scopes_parse_as_spec_3_says() {
-        for ok in [
-            "global",
-            "domain:recipe",
-            "project:A",
-            "domain:标准",
-            "project:奶制品-2026",
-        ] {
+        for ok in ["global", "domain:recipe", "project:A", "domain:标准", "project:奶制品-2026"]
+        {
             assert_eq!(ok.parse::<Scope>().unwrap().as_str(), ok);
         }
         for bad in [
@@ -445,10 +538,7 @@ mod tests {
             assert_eq!(k.as_str().parse::<Kind>().unwrap(), *k);
         }
         let err = "preference".parse::<Kind>().unwrap_err();
-        assert!(
-            err.contains("presentation") && err.contains("preference"),
-            "{err}"
-        );
+        assert!(err.contains("presentation") && err.contains("preference"), "{err}");
     }
 
     #[test]

@@ -52,11 +52,7 @@ pub enum Error {
 }
 
 fn join_lines(errors: &[LineError]) -> String {
-    errors
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
+    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
 }
 
 impl Error {

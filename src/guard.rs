@@ -38,10 +38,9 @@ impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refusal::Empty => f.write_str("the text is empty"),
-            Refusal::TooLong { max } => write!(
-                f,
-                "the text is longer than {max} characters; memories are short statements"
-            ),
+            Refusal::TooLong { max } => {
+                write!(f, "the text is longer than {max} characters; memories are short statements")
+            }
             Refusal::Forbidden(finding) => write!(
                 f,
                 "refused to store this text: {}; dreamd never stores credentials, permission claims, live business facts or personal identifiers",
@@ -85,15 +84,9 @@ mod tests {
     #[test]
     fn refuses_empty_long_and_forbidden_texts() {
         let d = Detector::default();
-        assert_eq!(
-            admit(" \u{3000} ", TextKind::Statement, &d),
-            Err(Refusal::Empty)
-        );
+        assert_eq!(admit(" \u{3000} ", TextKind::Statement, &d), Err(Refusal::Empty));
         let long = "x".repeat(crate::domain::MAX_STATEMENT_CHARS + 1);
-        assert!(matches!(
-            admit(&long, TextKind::Statement, &d),
-            Err(Refusal::TooLong { .. })
-        ));
+        assert!(matches!(admit(&long, TextKind::Statement, &d), Err(Refusal::TooLong { .. })));
         assert!(admit(&long, TextKind::Quote, &d).is_ok());
         assert_eq!(
             admit("my password is hunter2", TextKind::Quote, &d),
@@ -108,10 +101,7 @@ mod tests {
             regex: regex::Regex::new("(?i)acme").unwrap(),
         }]);
         let refusal = admit("report for ACME dairy", TextKind::Statement, &d).unwrap_err();
-        assert_eq!(
-            refusal,
-            Refusal::Forbidden(Finding::Extra("customer".into()))
-        );
+        assert_eq!(refusal, Refusal::Forbidden(Finding::Extra("customer".into())));
         assert!(!refusal.to_string().contains("ACME"));
         assert!(refusal.to_string().contains("customer"));
     }

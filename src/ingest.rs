@@ -91,10 +91,7 @@ impl<R: BufRead> JsonLines<R> {
             let n = self
                 .reader
                 .read_until(b'\n', &mut self.buf)
-                .map_err(Error::io(format!(
-                    "reading input after line {}",
-                    self.line_no
-                )))?;
+                .map_err(Error::io(format!("reading input after line {}", self.line_no)))?;
             if n == 0 {
                 return Ok(false);
             }
@@ -121,8 +118,7 @@ impl<R: BufRead> JsonLines<R> {
             )),
             Some(_) => Ok(()),
             None => {
-                self.owners
-                    .insert(m.conversation_id.clone(), (m.user_id.clone(), m.line));
+                self.owners.insert(m.conversation_id.clone(), (m.user_id.clone(), m.line));
                 self.users.insert(m.user_id.clone());
                 Ok(())
             }
@@ -141,10 +137,7 @@ impl<R: BufRead + Send> MessageSource for JsonLines<R> {
             match self.take_line() {
                 Ok(message) if self.errors.is_empty() => batch.push(message),
                 Ok(_) => {}
-                Err(reason) => self.errors.push(LineError {
-                    line: self.line_no,
-                    reason,
-                }),
+                Err(reason) => self.errors.push(LineError { line: self.line_no, reason }),
             }
         }
         Ok((!batch.is_empty()).then_some(batch))
@@ -174,16 +167,9 @@ fn describe_json_error(text: &str, error: &serde_json::Error) -> String {
             format!("not valid JSON: {error}")
         };
     };
-    let wrong_type = [
-        "user_id",
-        "conversation_id",
-        "message_id",
-        "role",
-        "content",
-        "created_at",
-    ]
-    .into_iter()
-    .find(|f| fields.get(*f).is_some_and(|v| !v.is_string()));
+    let wrong_type = ["user_id", "conversation_id", "message_id", "role", "content", "created_at"]
+        .into_iter()
+        .find(|f| fields.get(*f).is_some_and(|v| !v.is_string()));
     match wrong_type {
         Some(field) => format!("field '{field}' must be a string"),
         None => "field 'scopes' must be an array of strings".to_owned(),
@@ -199,19 +185,15 @@ fn check_id(value: String, field: &str) -> std::result::Result<String, String> {
         return Err(format!("field '{field}' must not be empty"));
     }
     if value.chars().count() > MAX_ID_CHARS {
-        return Err(format!(
-            "field '{field}' is longer than {MAX_ID_CHARS} characters"
-        ));
+        return Err(format!("field '{field}' is longer than {MAX_ID_CHARS} characters"));
     }
     Ok(value)
 }
 
 fn validate(raw: RawLine, line: usize) -> std::result::Result<NewMessage, String> {
     let user_id = check_id(required(raw.user_id, "user_id")?, "user_id")?;
-    let conversation_id = check_id(
-        required(raw.conversation_id, "conversation_id")?,
-        "conversation_id",
-    )?;
+    let conversation_id =
+        check_id(required(raw.conversation_id, "conversation_id")?, "conversation_id")?;
     let role_text = required(raw.role, "role")?;
     let role: Role = role_text
         .parse()
@@ -239,16 +221,7 @@ fn validate(raw: RawLine, line: usize) -> std::result::Result<NewMessage, String
         Some(id) => check_id(id, "message_id")?,
         None => derived_message_id(&conversation_id, role, &created_at.to_rfc3339(), &content),
     };
-    Ok(NewMessage {
-        line,
-        user_id,
-        conversation_id,
-        message_id,
-        role,
-        content,
-        created_at,
-        scopes,
-    })
+    Ok(NewMessage { line, user_id, conversation_id, message_id, role, content, created_at, scopes })
 }
 
 /// The id of a message given without one: a hash of what identifies it, so
@@ -323,10 +296,7 @@ mod tests {
         ];
         for (line, expected) in cases {
             let err = check(line).unwrap_err();
-            assert!(
-                err.contains(expected),
-                "{line}: got {err:?}, expected {expected:?}"
-            );
+            assert!(err.contains(expected), "{line}: got {err:?}, expected {expected:?}");
         }
     }
 

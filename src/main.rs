@@ -11,10 +11,8 @@ fn main() -> ExitCode {
         Ok(Finished::PartlyFailed) => ExitCode::from(3),
         Err(error) => {
             eprintln!("dreamd: {error}");
-            let code = error
-                .downcast_ref::<dreamd::Error>()
-                .map(dreamd::Error::exit_code)
-                .unwrap_or(1);
+            let code =
+                error.downcast_ref::<dreamd::Error>().map(dreamd::Error::exit_code).unwrap_or(1);
             ExitCode::from(code)
         }
     }
@@ -26,20 +24,15 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let json_logs =
         config.raw.log.format == LogFormat::Json || (service && cli.format == Format::Json);
     init_logging(&config, json_logs);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     Ok(runtime.block_on(dreamd::commands::run(cli, &config))?)
 }
 
 /// Logs go to stderr (journald captures it); stdout is for command output only.
 fn init_logging(config: &Config, json: bool) {
     let level = &config.raw.log.level;
-    let quiet_scheduler = if level.contains("tokio_cron_scheduler") {
-        ""
-    } else {
-        ",tokio_cron_scheduler=warn"
-    };
+    let quiet_scheduler =
+        if level.contains("tokio_cron_scheduler") { "" } else { ",tokio_cron_scheduler=warn" };
     // async-openai logs a body it cannot parse, and a server error's message,
     // in full: model text that must never reach a log (spec §10.21). dreamd
     // logs those failures itself, by category.
@@ -50,12 +43,7 @@ fn init_logging(config: &Config, json: bool) {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     if json {
-        builder
-            .json()
-            .flatten_event(true)
-            .with_current_span(true)
-            .with_span_list(false)
-            .init();
+        builder.json().flatten_event(true).with_current_span(true).with_span_list(false).init();
     } else {
         builder.init();
     }

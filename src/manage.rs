@@ -6,13 +6,14 @@
 //! writes them in one transaction, compare-and-set on the version.
 
 use crate::detect::Detector;
+use crate::domain::Write;
 use crate::domain::{
     Actor, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin, Scope, Slip,
     Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone, new_id,
 };
 use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
-use crate::store::{Store, Write};
+use crate::store::Store;
 use crate::text;
 use std::collections::HashMap;
 
@@ -108,15 +109,8 @@ pub fn change_status(memory: &Memory, change: StatusChange, now: Time) -> Result
     }
     after.version += 1;
     after.updated_at = now;
-    let event = Event::change(
-        Actor::User,
-        None,
-        now,
-        change.action(),
-        Vec::new(),
-        Some(memory),
-        &after,
-    );
+    let event =
+        Event::change(Actor::User, None, now, change.action(), Vec::new(), Some(memory), &after);
     Ok((after, event))
 }
 
@@ -127,20 +121,10 @@ pub fn expire(memory: &Memory, now: Time, run_id: &str) -> Vec<Write> {
     after.status = Status::Expired;
     after.version += 1;
     after.updated_at = now;
-    let expiry = Event::change(
-        Actor::Dreamd,
-        Some(run_id),
-        now,
-        "expire",
-        Vec::new(),
-        Some(memory),
-        &after,
-    );
+    let expiry =
+        Event::change(Actor::Dreamd, Some(run_id), now, "expire", Vec::new(), Some(memory), &after);
     vec![
-        Write::UpdateMemory {
-            memory: after,
-            expected_version: memory.version,
-        },
+        Write::UpdateMemory { memory: after, expected_version: memory.version },
         Write::InsertEvent(expiry),
     ]
 }
@@ -168,10 +152,7 @@ pub fn status_change_writes(
 ) -> Vec<Write> {
     let memory_id = before.memory_id.clone();
     let mut writes = vec![
-        Write::UpdateMemory {
-            memory: after.clone(),
-            expected_version: before.version,
-        },
+        Write::UpdateMemory { memory: after.clone(), expected_version: before.version },
         Write::InsertEvent(event),
     ];
     if after.status == Status::Deleted {
@@ -250,31 +231,21 @@ pub struct Manager<'a, S> {
 
 impl<'a, S: Store> Manager<'a, S> {
     pub fn new(store: &'a S, now: Time, detector: &'a Detector) -> Self {
-        Manager {
-            store,
-            now,
-            detector,
-        }
+        Manager { store, now, detector }
     }
 
     async fn load(&self, memory_id: &str) -> Result<Memory> {
         self.store
             .memory(memory_id)
             .await?
-            .ok_or_else(|| Error::NotFound {
-                what: "memory",
-                id: memory_id.to_owned(),
-            })
+            .ok_or_else(|| Error::NotFound { what: "memory", id: memory_id.to_owned() })
     }
 
     async fn load_suggestion(&self, suggestion_id: &str) -> Result<Suggestion> {
         self.store
             .suggestion(suggestion_id)
             .await?
-            .ok_or_else(|| Error::NotFound {
-                what: "suggestion",
-                id: suggestion_id.to_owned(),
-            })
+            .ok_or_else(|| Error::NotFound { what: "suggestion", id: suggestion_id.to_owned() })
     }
 
     /// Attaches evidence to memories, keeping their order.
@@ -327,21 +298,11 @@ impl<'a, S: Store> Manager<'a, S> {
         let content = check_text(text, self.detector)?;
         let before = self.load(memory_id).await?;
         let after = edited(&before, content, self.now)?;
-        let event = Event::change(
-            Actor::User,
-            None,
-            self.now,
-            "edit",
-            Vec::new(),
-            Some(&before),
-            &after,
-        );
+        let event =
+            Event::change(Actor::User, None, self.now, "edit", Vec::new(), Some(&before), &after);
         self.store
             .apply(vec![
-                Write::UpdateMemory {
-                    memory: after,
-                    expected_version: before.version,
-                },
+                Write::UpdateMemory { memory: after, expected_version: before.version },
                 Write::InsertEvent(event),
             ])
             .await?;
@@ -393,28 +354,42 @@ impl<'a, S: Store> Manager<'a, S> {
                 t.to_rfc3339()
             )));
         }
-        if let Some((conversation, message)) = &request.source
-            && let Some(why) = self
-                .store
-                .check_source(&request.user_id, conversation, message.as_deref())
-                .await?
-        {
-            return Err(Error::Invalid(format!("--conversation/--message: {why}")));
+        if let Some((conversation, message)) = &request.source {
+            self.check_source(&request.user_id, conversation, message.as_deref()).await?;
         }
-        if let Some(existing) = self
-            .equal_active(&request.user_id, request.kind, &request.scope, &content)
-            .await?
+        if let Some(existing) =
+            self.equal_active(&request.user_id, request.kind, &request.scope, &content).await?
         {
             return self.record(existing).await;
         }
         let (memory, event) = create_explicit(&request, content, self.now, Vec::new());
         self.store
-            .apply(vec![
-                Write::InsertMemory(memory.clone()),
-                Write::InsertEvent(event),
-            ])
+            .apply(vec![Write::InsertMemory(memory.clone()), Write::InsertEvent(event)])
             .await?;
         self.record(memory).await
+    }
+
+    /// A memory's source must be a conversation of its user, and a message in it.
+    async fn check_source(
+        &self,
+        user_id: &str,
+        conversation: &str,
+        message: Option<&str>,
+    ) -> Result<()> {
+        let found =
+            self.store.conversation_owner(conversation, message.unwrap_or_default()).await?;
+        let why = match found {
+            None => format!("conversation '{conversation}' not found"),
+            Some((owner, _)) if owner != user_id => {
+                format!("conversation '{conversation}' belongs to another user")
+            }
+            Some((_, false)) if message.is_some() => format!(
+                "message '{}' not found in conversation '{conversation}'",
+                message.unwrap_or_default()
+            ),
+            Some(_) => return Ok(()),
+        };
+        Err(Error::Invalid(format!("--conversation/--message: {why}")))
     }
 
     async fn equal_active(
@@ -463,9 +438,7 @@ impl<'a, S: Store> Manager<'a, S> {
         } else {
             Vec::new()
         };
-        self.store
-            .apply(status_change_writes(&before, after, event, erase))
-            .await
+        self.store.apply(status_change_writes(&before, after, event, erase)).await
     }
 
     /// Recall for an agent: see [`select_for_recall`].
@@ -479,8 +452,7 @@ impl<'a, S: Store> Manager<'a, S> {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
         let memories = self.store.memories(user_id).await?;
-        self.records(select_for_recall(memories, scopes, limit, self.now))
-            .await
+        self.records(select_for_recall(memories, scopes, limit, self.now)).await
     }
 
     /// A user's suggestions: pending ones, or with `all` every one.
@@ -499,19 +471,13 @@ impl<'a, S: Store> Manager<'a, S> {
         &self,
         suggestions: Vec<Suggestion>,
     ) -> Result<Vec<SuggestionRecord>> {
-        let ids: Vec<String> = suggestions
-            .iter()
-            .map(|s| s.suggestion_id.clone())
-            .collect();
+        let ids: Vec<String> = suggestions.iter().map(|s| s.suggestion_id.clone()).collect();
         let mut evidence = group(self.store.suggestion_evidence(&ids).await?);
         Ok(suggestions
             .into_iter()
             .map(|s| {
                 let e = evidence.remove(&s.suggestion_id).unwrap_or_default();
-                SuggestionRecord {
-                    suggestion: s,
-                    evidence: e,
-                }
+                SuggestionRecord { suggestion: s, evidence: e }
             })
             .collect())
     }
@@ -559,10 +525,7 @@ impl<'a, S: Store> Manager<'a, S> {
         slip_ids: Vec<String>,
     ) -> Result<(String, Vec<Write>)> {
         let content = check_text(s.content.as_deref().unwrap_or_default(), self.detector)?;
-        if let Some(existing) = self
-            .equal_active(&s.user_id, s.kind, &s.scope, &content)
-            .await?
-        {
+        if let Some(existing) = self.equal_active(&s.user_id, s.kind, &s.scope, &content).await? {
             return Ok((existing.memory_id, Vec::new()));
         }
         let request = NewExplicit {
@@ -580,10 +543,7 @@ impl<'a, S: Store> Manager<'a, S> {
             vec![
                 Write::InsertMemory(memory),
                 Write::InsertEvent(event),
-                Write::AddEvidence {
-                    memory_id,
-                    slip_ids,
-                },
+                Write::AddEvidence { memory_id, slip_ids },
             ],
         ))
     }
@@ -611,17 +571,11 @@ impl<'a, S: Store> Manager<'a, S> {
             &after,
         );
         let mut writes = vec![
-            Write::UpdateMemory {
-                memory: after,
-                expected_version: before.version,
-            },
+            Write::UpdateMemory { memory: after, expected_version: before.version },
             Write::InsertEvent(event),
         ];
         if s.op == SuggestionOp::Update {
-            writes.push(Write::ReplaceEvidence {
-                memory_id: target_id.to_owned(),
-                slip_ids,
-            });
+            writes.push(Write::ReplaceEvidence { memory_id: target_id.to_owned(), slip_ids });
         }
         Ok((target_id.to_owned(), writes))
     }
@@ -668,10 +622,7 @@ pub fn apply_suggestion(
     let mut after = target.clone();
     match s.op {
         SuggestionOp::Update => {
-            after.content = Some(check_text(
-                s.content.as_deref().unwrap_or_default(),
-                detector,
-            )?);
+            after.content = Some(check_text(s.content.as_deref().unwrap_or_default(), detector)?);
             after.origin = Origin::Explicit;
         }
         SuggestionOp::Retire => after.status = Status::Retired,
@@ -722,45 +673,16 @@ mod tests {
         let now = at("2026-11-29T12:00:00Z");
         let memories = vec![
             memory("global-new", "global", Origin::Auto, "2026-11-28T00:00:00Z"),
-            memory(
-                "domain-auto",
-                "domain:standard",
-                Origin::Auto,
-                "2026-11-27T00:00:00Z",
-            ),
-            memory(
-                "domain-explicit",
-                "domain:standard",
-                Origin::Explicit,
-                "2026-11-01T00:00:00Z",
-            ),
+            memory("domain-auto", "domain:standard", Origin::Auto, "2026-11-27T00:00:00Z"),
+            memory("domain-explicit", "domain:standard", Origin::Explicit, "2026-11-01T00:00:00Z"),
             memory("project", "project:A", Origin::Auto, "2026-10-01T00:00:00Z"),
-            memory(
-                "other-domain",
-                "domain:recipe",
-                Origin::Explicit,
-                "2026-11-28T00:00:00Z",
-            ),
+            memory("other-domain", "domain:recipe", Origin::Explicit, "2026-11-28T00:00:00Z"),
             memory("global-old", "global", Origin::Auto, "2026-11-01T00:00:00Z"),
         ];
-        let scopes = [
-            "domain:standard".parse().unwrap(),
-            "project:A".parse().unwrap(),
-        ];
-        let ids: Vec<String> = select_for_recall(memories, &scopes, 8, now)
-            .into_iter()
-            .map(|m| m.memory_id)
-            .collect();
-        assert_eq!(
-            ids,
-            [
-                "project",
-                "domain-explicit",
-                "domain-auto",
-                "global-new",
-                "global-old"
-            ]
-        );
+        let scopes = ["domain:standard".parse().unwrap(), "project:A".parse().unwrap()];
+        let ids: Vec<String> =
+            select_for_recall(memories, &scopes, 8, now).into_iter().map(|m| m.memory_id).collect();
+        assert_eq!(ids, ["project", "domain-explicit", "domain-auto", "global-new", "global-old"]);
     }
 
     #[test]
@@ -768,22 +690,10 @@ mod tests {
         let now = at("2026-11-29T12:00:00Z");
         let mut expired = memory("expired", "global", Origin::Auto, "2026-11-01T00:00:00Z");
         expired.expires_at = Some(now);
-        let mut disabled = memory(
-            "disabled",
-            "global",
-            Origin::Explicit,
-            "2026-11-01T00:00:00Z",
-        );
+        let mut disabled = memory("disabled", "global", Origin::Explicit, "2026-11-01T00:00:00Z");
         disabled.status = Status::Disabled;
         let mut many: Vec<Memory> = (0..12)
-            .map(|i| {
-                memory(
-                    &format!("g{i:02}"),
-                    "global",
-                    Origin::Auto,
-                    "2026-11-01T00:00:00Z",
-                )
-            })
+            .map(|i| memory(&format!("g{i:02}"), "global", Origin::Auto, "2026-11-01T00:00:00Z"))
             .collect();
         many.push(expired);
         many.push(disabled);
@@ -809,10 +719,7 @@ mod tests {
         let (enabled, _) = change_status(&disabled, StatusChange::Enable, now).unwrap();
         assert_eq!(enabled.status, Status::Active);
         let (deleted, _) = change_status(&enabled, StatusChange::Delete, now).unwrap();
-        assert_eq!(
-            (deleted.status, deleted.content.as_deref()),
-            (Status::Deleted, None)
-        );
+        assert_eq!((deleted.status, deleted.content.as_deref()), (Status::Deleted, None));
         assert!(change_status(&deleted, StatusChange::Delete, now).is_err());
     }
 
@@ -851,10 +758,7 @@ mod tests {
             &"x".repeat(crate::domain::MAX_STATEMENT_CHARS + 1),
         ] {
             assert!(
-                matches!(
-                    check_text(bad, &Detector::default()),
-                    Err(Error::Invalid(_))
-                ),
+                matches!(check_text(bad, &Detector::default()), Err(Error::Invalid(_))),
                 "{bad:?}"
             );
         }
@@ -878,10 +782,7 @@ mod tests {
             decided_at: None,
         };
         let updated = apply_suggestion(&s, &target, now, &Detector::default()).unwrap();
-        assert_eq!(
-            (updated.content.as_deref(), updated.version),
-            (Some("keep it short"), 2)
-        );
+        assert_eq!((updated.content.as_deref(), updated.version), (Some("keep it short"), 2));
         s.target_version = Some(0);
         assert!(matches!(
             apply_suggestion(&s, &target, now, &Detector::default()),

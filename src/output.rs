@@ -10,10 +10,9 @@ use std::fmt::Write;
 /// Prints `value` as JSON, or the text `render` makes of it.
 pub fn emit<T: Serialize + ?Sized>(format: Format, value: &T, render: impl FnOnce(&T) -> String) {
     match format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(value).expect("records serialise to JSON")
-        ),
+        Format::Json => {
+            println!("{}", serde_json::to_string_pretty(value).expect("records serialise to JSON"))
+        }
         Format::Text => print!("{}", render(value)),
     }
 }
@@ -55,11 +54,7 @@ pub fn memory_block(r: &MemoryRecord) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "memory   {}", m.memory_id);
     let _ = writeln!(out, "user     {}", m.user_id);
-    let _ = writeln!(
-        out,
-        "kind     {}   scope {}   origin {}",
-        m.kind, m.scope, m.origin
-    );
+    let _ = writeln!(out, "kind     {}   scope {}   origin {}", m.kind, m.scope, m.origin);
     let _ = writeln!(out, "status   {} (version {})", m.status, m.version);
     let _ = writeln!(out, "content  {}", content(&m.content));
     let _ = writeln!(
@@ -95,10 +90,7 @@ fn evidence_lines(evidence: &[Evidence]) -> String {
             time(e.expressed_at),
             e.conversation_id,
             e.message_id,
-            e.quote
-                .as_deref()
-                .map(|q| format!("“{q}”"))
-                .unwrap_or_else(|| "(erased)".into())
+            e.quote.as_deref().map(|q| format!("“{q}”")).unwrap_or_else(|| "(erased)".into())
         );
         out
     })
@@ -107,9 +99,7 @@ fn evidence_lines(evidence: &[Evidence]) -> String {
 pub fn history_lines(events: &[Event]) -> String {
     events.iter().fold(String::new(), |mut out, e| {
         let version = |s: &Option<serde_json::Value>| {
-            s.as_ref()
-                .map(|v| v["version"].to_string())
-                .unwrap_or_else(|| "-".into())
+            s.as_ref().map(|v| v["version"].to_string()).unwrap_or_else(|| "-".into())
         };
         let _ = writeln!(
             out,
@@ -119,10 +109,7 @@ pub fn history_lines(events: &[Event]) -> String {
             e.action,
             version(&e.before),
             version(&e.after),
-            e.run_id
-                .as_deref()
-                .map(|r| format!("  run {r}"))
-                .unwrap_or_default()
+            e.run_id.as_deref().map(|r| format!("  run {r}")).unwrap_or_default()
         );
         out
     })
@@ -143,10 +130,7 @@ pub fn suggestion_lines(records: &[SuggestionRecord]) -> String {
             s.kind,
             s.scope,
             content(&s.content),
-            s.memory_id
-                .as_deref()
-                .map(|m| format!("  → memory {m}"))
-                .unwrap_or_default(),
+            s.memory_id.as_deref().map(|m| format!("  → memory {m}")).unwrap_or_default(),
             r.evidence.len()
         );
         out
@@ -184,10 +168,7 @@ pub fn ingest_summary(s: &IngestSummary) -> String {
 
 pub fn run_summary(s: &crate::run::RunSummary) -> String {
     let listed = |m: &std::collections::BTreeMap<String, u64>| {
-        m.iter()
-            .map(|(r, n)| format!("{r} {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        m.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
     };
     let a = &s.operations.applied;
     let mut out = format!(
@@ -244,20 +225,11 @@ pub fn status(s: &crate::commands::Status) -> String {
             .unwrap_or_default(),
         s.backlog.claims_held
     );
-    let memories: Vec<String> = s
-        .counts
-        .memories
-        .iter()
-        .map(|(k, n)| format!("{n} {k}"))
-        .collect();
+    let memories: Vec<String> = s.counts.memories.iter().map(|(k, n)| format!("{n} {k}")).collect();
     let _ = writeln!(
         out,
         "memories: {}; suggestions pending: {}",
-        if memories.is_empty() {
-            "none".to_owned()
-        } else {
-            memories.join(", ")
-        },
+        if memories.is_empty() { "none".to_owned() } else { memories.join(", ") },
         s.counts.suggestions_pending
     );
     for run in &s.runs {
@@ -293,11 +265,7 @@ pub fn status(s: &crate::commands::Status) -> String {
             f.user.user_id,
             f.user.attempts,
             time(f.user.failed_at),
-            if f.passed_over {
-                ", passed over until a new slip arrives"
-            } else {
-                ""
-            },
+            if f.passed_over { ", passed over until a new slip arrives" } else { "" },
             f.user.reason
         );
     }
@@ -309,11 +277,8 @@ pub fn load_lines(loads: &[crate::domain::Load]) -> String {
         return "no loads\n".into();
     }
     loads.iter().fold(String::new(), |mut out, l| {
-        let memories: Vec<String> = l
-            .memories
-            .iter()
-            .map(|m| format!("{} (v{})", m.memory_id, m.version))
-            .collect();
+        let memories: Vec<String> =
+            l.memories.iter().map(|m| format!("{} (v{})", m.memory_id, m.version)).collect();
         let _ = writeln!(
             out,
             "{}  {}  conversation {}: {}",

@@ -135,11 +135,7 @@ impl RunSummary {
             }
         }
         for (reason, n) in d.rejected {
-            *self
-                .operations
-                .rejected
-                .entry(reason.to_owned())
-                .or_default() += n;
+            *self.operations.rejected.entry(reason.to_owned()).or_default() += n;
         }
         self.operations.deferred += d.deferred;
         self.llm.calls += u64::from(outcome.calls);
@@ -217,13 +213,7 @@ pub async fn run_once<S: Store>(
     provider: &Provider,
     options: RunOptions<'_>,
 ) -> Result<RunSummary> {
-    let RunOptions {
-        run_id,
-        now,
-        dry_run,
-        cancel,
-        progress,
-    } = options;
+    let RunOptions { run_id, now, dry_run, cancel, progress } = options;
     let started = Instant::now();
     tracing::Span::current().record("run_id", run_id.as_str());
     let clock = || {
@@ -237,17 +227,8 @@ pub async fn run_once<S: Store>(
 
     summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
     let owner = (!dry_run).then_some(run_id.as_str());
-    let candidates = store
-        .select_conversations(&window, owner.map(|o| (o, now + ttl)))
-        .await?;
-    let stage_one = StageOne {
-        store,
-        provider,
-        config,
-        run_id: &run_id,
-        owner,
-        window,
-    };
+    let candidates = store.select_conversations(&window, owner.map(|o| (o, now + ttl))).await?;
+    let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window };
     let outcomes = with_claims_renewed(
         store,
         owner,
@@ -259,16 +240,8 @@ pub async fn run_once<S: Store>(
     for outcome in outcomes {
         summary.add(outcome);
     }
-    let stage_two = StageTwo {
-        store,
-        provider,
-        config,
-        run_id: &run_id,
-        owner,
-    };
-    let users = store
-        .users_with_new_slips(config.raw.selection.max_attempts)
-        .await?;
+    let stage_two = StageTwo { store, provider, config, run_id: &run_id, owner };
+    let users = store.users_with_new_slips(config.raw.selection.max_attempts).await?;
     let user_outcomes = with_claims_renewed(
         store,
         owner,
@@ -412,10 +385,7 @@ async fn consolidate_all<S: Store>(
             async move {
                 if cancel.is_cancelled() {
                     tracing::info!(reason = "shutting down", "user left for the next run");
-                    return crate::consolidate::Outcome {
-                        skipped: true,
-                        ..Default::default()
-                    };
+                    return crate::consolidate::Outcome { skipped: true, ..Default::default() };
                 }
                 stage_two.user(user_id, clock()).await
             }

@@ -41,11 +41,7 @@ pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
 /// budgets: one token per CJK character plus one per four other characters.
 pub fn estimate_tokens(text: &str) -> u64 {
     let (cjk, other) = text.chars().fold((0u64, 0u64), |(cjk, other), c| {
-        if is_cjk(c) {
-            (cjk + 1, other)
-        } else {
-            (cjk, other + 1)
-        }
+        if is_cjk(c) { (cjk + 1, other) } else { (cjk, other + 1) }
     });
     cjk + other.div_ceil(4)
 }
@@ -58,12 +54,10 @@ pub(crate) fn is_cjk(c: char) -> bool {
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 #[cfg(test)]
@@ -105,10 +99,7 @@ mod tests {
 
     #[test]
     fn quotes_match_across_whitespace_differences() {
-        assert!(quote_occurs_in(
-            "先说 结果",
-            "以后看报告，都先说\u{3000}结果。"
-        ));
+        assert!(quote_occurs_in("先说 结果", "以后看报告，都先说\u{3000}结果。"));
         assert!(!quote_occurs_in("先说结论", "以后看报告，都先说结果。"));
         assert!(!quote_occurs_in("  ", "anything"));
     }

@@ -179,25 +179,17 @@ impl<S: Store> StageTwo<'_, S> {
             evidence.entry(memory_id).or_default().push(e.slip_id);
         }
         let suggestions = self.store.suggestions(user_id).await?;
-        let suggestion_ids: Vec<String> = suggestions
-            .iter()
-            .map(|s| s.suggestion_id.clone())
-            .collect();
+        let suggestion_ids: Vec<String> =
+            suggestions.iter().map(|s| s.suggestion_id.clone()).collect();
         let mut suggestion_evidence: HashMap<String, Vec<String>> = HashMap::new();
         for (suggestion_id, e) in self.store.suggestion_evidence(&suggestion_ids).await? {
-            suggestion_evidence
-                .entry(suggestion_id)
-                .or_default()
-                .push(e.slip_id);
+            suggestion_evidence.entry(suggestion_id).or_default().push(e.slip_id);
         }
         Ok(UserState {
             user_id: user_id.to_owned(),
             now,
             run_id: self.run_id.to_owned(),
-            memories: memories
-                .into_iter()
-                .map(|m| (m.memory_id.clone(), m))
-                .collect(),
+            memories: memories.into_iter().map(|m| (m.memory_id.clone(), m)).collect(),
             evidence,
             slips: self
                 .store
@@ -210,13 +202,8 @@ impl<S: Store> StageTwo<'_, S> {
             suggestions: suggestions
                 .into_iter()
                 .map(|s| {
-                    let slip_ids = suggestion_evidence
-                        .remove(&s.suggestion_id)
-                        .unwrap_or_default();
-                    KnownSuggestion {
-                        suggestion: s,
-                        slip_ids,
-                    }
+                    let slip_ids = suggestion_evidence.remove(&s.suggestion_id).unwrap_or_default();
+                    KnownSuggestion { suggestion: s, slip_ids }
                 })
                 .collect(),
             tombstones: self.store.tombstones(user_id).await?,
@@ -267,11 +254,7 @@ struct Snapshot {
 impl Snapshot {
     fn of(state: &UserState) -> Snapshot {
         Snapshot {
-            versions: state
-                .memories
-                .values()
-                .map(|m| (m.memory_id.clone(), m.version))
-                .collect(),
+            versions: state.memories.values().map(|m| (m.memory_id.clone(), m.version)).collect(),
             tombstones: state.tombstones.len() as i64,
         }
     }
@@ -282,14 +265,10 @@ impl Snapshot {
         owner: &str,
         now: Time,
         decisions: &Decisions,
-    ) -> Vec<crate::store::Write> {
-        use crate::store::Write;
+    ) -> Vec<crate::domain::Write> {
+        use crate::domain::Write;
         vec![
-            Write::ExpectUserClaim {
-                user_id: user_id.to_owned(),
-                owner: owner.to_owned(),
-                now,
-            },
+            Write::ExpectUserClaim { user_id: user_id.to_owned(), owner: owner.to_owned(), now },
             Write::ExpectMemories {
                 user_id: user_id.to_owned(),
                 versions: self.versions,

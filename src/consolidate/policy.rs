@@ -8,13 +8,13 @@
 
 use crate::config::KindPolicy;
 use crate::detect::Detector;
+use crate::domain::Write;
 use crate::domain::{
     Actor, Event, Kind, Memory, Origin, Scope, Slip, SlipState, Status, Suggestion, SuggestionOp,
     SuggestionStatus, Time, Tombstone, new_id,
 };
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::Item;
-use crate::store::Write;
 use crate::text;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -169,42 +169,17 @@ fn decide_one(
     d: &mut Decisions,
 ) -> Result<(), Rejection> {
     match p {
-        Proposal::Create {
-            kind,
-            scope,
-            content,
-            slip_ids,
-            supersedes_slip_ids,
-        } => create(
-            state,
-            rules,
-            d,
-            (kind, scope),
-            content,
-            slip_ids,
-            supersedes_slip_ids,
-        ),
-        Proposal::Update {
-            memory_id,
-            content,
-            slip_ids,
-        } => update(state, rules, d, memory_id, content, slip_ids),
-        Proposal::Confirm {
-            memory_id,
-            slip_ids,
-        } => confirm(state, rules, d, memory_id, slip_ids),
-        Proposal::Retire {
-            memory_id,
-            reason,
-            slip_ids,
-        } => retire(state, rules, d, memory_id, reason, slip_ids),
-        Proposal::Suggest {
-            kind,
-            scope,
-            content,
-            memory_id,
-            slip_ids,
-        } => suggest_proposed(
+        Proposal::Create { kind, scope, content, slip_ids, supersedes_slip_ids } => {
+            create(state, rules, d, (kind, scope), content, slip_ids, supersedes_slip_ids)
+        }
+        Proposal::Update { memory_id, content, slip_ids } => {
+            update(state, rules, d, memory_id, content, slip_ids)
+        }
+        Proposal::Confirm { memory_id, slip_ids } => confirm(state, rules, d, memory_id, slip_ids),
+        Proposal::Retire { memory_id, reason, slip_ids } => {
+            retire(state, rules, d, memory_id, reason, slip_ids)
+        }
+        Proposal::Suggest { kind, scope, content, memory_id, slip_ids } => suggest_proposed(
             state,
             rules,
             d,
@@ -348,11 +323,7 @@ impl UserState {
 
 fn nonempty(slips: Vec<Slip>, cited_any: bool) -> Result<Vec<Slip>, Rejection> {
     if slips.is_empty() {
-        let reason = if cited_any {
-            "tombstoned"
-        } else {
-            "no_evidence"
-        };
+        let reason = if cited_any { "tombstoned" } else { "no_evidence" };
         return Err((reason, None));
     }
     Ok(slips)
@@ -363,19 +334,14 @@ fn ids(slips: &[Slip]) -> Vec<String> {
 }
 
 fn distinct_conversations(slips: &[Slip]) -> usize {
-    slips
-        .iter()
-        .map(|s| &s.conversation_id)
-        .collect::<BTreeSet<_>>()
-        .len()
+    slips.iter().map(|s| &s.conversation_id).collect::<BTreeSet<_>>().len()
 }
 
 /// Spec §6 rule 9: newest evidence + the kind's TTL, or the newest slip's end when it gave one.
 pub fn expiry(kind_policy: &KindPolicy, evidence: &[Slip]) -> Option<Time> {
     let newest = evidence.iter().max_by_key(|s| s.expressed_at)?;
-    let by_ttl = kind_policy
-        .ttl_days
-        .map(|d| newest.expressed_at + chrono::Duration::days(i64::from(d)));
+    let by_ttl =
+        kind_policy.ttl_days.map(|d| newest.expressed_at + chrono::Duration::days(i64::from(d)));
     let until = newest.valid_until;
     match (by_ttl, until) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -390,15 +356,7 @@ fn dreamd_event(
     before: Option<&Memory>,
     after: &Memory,
 ) -> Event {
-    Event::change(
-        Actor::Dreamd,
-        Some(&state.run_id),
-        state.now,
-        action,
-        ids(slips),
-        before,
-        after,
-    )
+    Event::change(Actor::Dreamd, Some(&state.run_id), state.now, action, ids(slips), before, after)
 }
 
 fn mark(d: &mut Decisions, slips: &[Slip], slip_state: SlipState) {
@@ -432,16 +390,10 @@ fn create(
     if state.tombstoned(&content, &evidence) {
         return Err(reject("tombstoned", &evidence[0].slip_id));
     }
-    if let Some(disabled) = state
-        .equal_memory(&group, &content, Status::Disabled)
-        .cloned()
-    {
+    if let Some(disabled) = state.equal_memory(&group, &content, Status::Disabled).cloned() {
         return suggest_enable(state, rules, d, &disabled, &evidence);
     }
-    if let Some(active) = state
-        .equal_memory(&group, &content, Status::Active)
-        .cloned()
-    {
+    if let Some(active) = state.equal_memory(&group, &content, Status::Active).cloned() {
         return confirm_memory(state, rules, d, &active, evidence);
     }
     let policy = &rules.kinds[&group.0];
@@ -482,15 +434,11 @@ fn create(
     event.superseded_slip_ids = ids(&superseded);
     d.writes.push(Write::InsertMemory(memory.clone()));
     d.writes.push(Write::InsertEvent(event));
-    d.writes.push(Write::AddEvidence {
-        memory_id: memory.memory_id.clone(),
-        slip_ids: ids(&evidence),
-    });
+    d.writes
+        .push(Write::AddEvidence { memory_id: memory.memory_id.clone(), slip_ids: ids(&evidence) });
     mark(d, &evidence, SlipState::Consolidated);
     mark(d, &superseded, SlipState::Consumed);
-    state
-        .evidence
-        .insert(memory.memory_id.clone(), ids(&evidence));
+    state.evidence.insert(memory.memory_id.clone(), ids(&evidence));
     state.memories.insert(memory.memory_id.clone(), memory);
     count(d, "create");
     Ok(())
@@ -505,16 +453,7 @@ fn suggest_enable(
     evidence: &[Slip],
 ) -> Result<(), Rejection> {
     let group = (disabled.kind, disabled.scope.clone());
-    suggest(
-        state,
-        rules,
-        d,
-        SuggestionOp::Enable,
-        &group,
-        None,
-        Some(disabled),
-        evidence,
-    )
+    suggest(state, rules, d, SuggestionOp::Enable, &group, None, Some(disabled), evidence)
 }
 
 /// The target of update, confirm and retire, with its group; `Err` when it is not active.
@@ -525,10 +464,7 @@ fn target(
 ) -> Result<(Memory, Vec<Slip>), Rejection> {
     let memory = state.memory(memory_id)?.clone();
     let cited = state.cited(slip_ids, &(memory.kind, memory.scope.clone()))?;
-    if !matches!(
-        memory.status_at(state.now),
-        Status::Active | Status::Disabled
-    ) {
+    if !matches!(memory.status_at(state.now), Status::Active | Status::Disabled) {
         return Err(reject("not_active", memory_id));
     }
     Ok((memory, cited))
@@ -541,11 +477,7 @@ fn changeable(memory: &Memory) -> bool {
 
 fn newer_than_evidence(state: &UserState, memory: &Memory, slips: &[Slip]) -> Vec<Slip> {
     let newest = state.newest_evidence(&memory.memory_id);
-    slips
-        .iter()
-        .filter(|s| newest.is_none_or(|n| s.expressed_at > n))
-        .cloned()
-        .collect()
+    slips.iter().filter(|s| newest.is_none_or(|n| s.expressed_at > n)).cloned().collect()
 }
 
 fn update(
@@ -722,21 +654,15 @@ struct Change<'a> {
 
 /// Writes a change to an auto memory with its event.
 fn change(state: &mut UserState, d: &mut Decisions, c: Change) {
-    debug_assert_eq!(
-        c.before.origin,
-        Origin::Auto,
-        "the policy never changes explicit memories"
-    );
+    debug_assert_eq!(c.before.origin, Origin::Auto, "the policy never changes explicit memories");
     let memory_id = c.before.memory_id.clone();
     let mut event = dreamd_event(state, c.action, c.evidence, Some(c.before), &c.after);
     if let (Some(reason), Some(serde_json::Value::Object(after))) = (c.reason, event.after.as_mut())
     {
         after.insert("reason".into(), serde_json::Value::String(reason));
     }
-    d.writes.push(Write::UpdateMemory {
-        memory: c.after.clone(),
-        expected_version: c.before.version,
-    });
+    d.writes
+        .push(Write::UpdateMemory { memory: c.after.clone(), expected_version: c.before.version });
     d.writes.push(Write::InsertEvent(event));
     let slip_ids = ids(c.evidence);
     if c.replace {
@@ -746,15 +672,9 @@ fn change(state: &mut UserState, d: &mut Decisions, c: Change) {
         });
         state.evidence.insert(memory_id.clone(), slip_ids);
     } else {
-        d.writes.push(Write::AddEvidence {
-            memory_id: memory_id.clone(),
-            slip_ids: slip_ids.clone(),
-        });
-        state
-            .evidence
-            .entry(memory_id.clone())
-            .or_default()
-            .extend(slip_ids);
+        d.writes
+            .push(Write::AddEvidence { memory_id: memory_id.clone(), slip_ids: slip_ids.clone() });
+        state.evidence.entry(memory_id.clone()).or_default().extend(slip_ids);
     }
     mark(d, c.evidence, SlipState::Consolidated);
     state.memories.insert(memory_id, c.after);
@@ -772,10 +692,7 @@ fn suggest_proposed(
 ) -> Result<(), Rejection> {
     let group = parse_group(kind, scope)?;
     let target = memory_id.map(|id| state.memory(id).cloned()).transpose()?;
-    if target
-        .as_ref()
-        .is_some_and(|m| (m.kind, &m.scope) != (group.0, &group.1))
-    {
+    if target.as_ref().is_some_and(|m| (m.kind, &m.scope) != (group.0, &group.1)) {
         return Err(reject("scope_mismatch", memory_id.unwrap_or_default()));
     }
     if let Some(m) = &target
@@ -789,21 +706,8 @@ fn suggest_proposed(
     if state.tombstoned(&content, &evidence) {
         return Err(reject("tombstoned", &evidence[0].slip_id));
     }
-    let op = if target.is_some() {
-        SuggestionOp::Update
-    } else {
-        SuggestionOp::Create
-    };
-    suggest(
-        state,
-        rules,
-        d,
-        op,
-        &group,
-        Some(&content),
-        target.as_ref(),
-        &evidence,
-    )
+    let op = if target.is_some() { SuggestionOp::Update } else { SuggestionOp::Create };
+    suggest(state, rules, d, op, &group, Some(&content), target.as_ref(), &evidence)
 }
 
 /// Records a suggestion, unless one with the same key is pending (its
@@ -830,17 +734,11 @@ fn suggest(
             }
     };
     let newest = evidence.iter().map(|s| s.expressed_at).max();
-    for known in state
-        .suggestions
-        .iter_mut()
-        .filter(|k| same_key(&k.suggestion))
-    {
+    for known in state.suggestions.iter_mut().filter(|k| same_key(&k.suggestion)) {
         match known.suggestion.status {
             SuggestionStatus::Pending => {
-                let added: Vec<String> = ids(evidence)
-                    .into_iter()
-                    .filter(|id| !known.slip_ids.contains(id))
-                    .collect();
+                let added: Vec<String> =
+                    ids(evidence).into_iter().filter(|id| !known.slip_ids.contains(id)).collect();
                 if !added.is_empty() {
                     d.writes.push(Write::AddSuggestionEvidence {
                         suggestion_id: known.suggestion.suggestion_id.clone(),
@@ -853,17 +751,11 @@ fn suggest(
                 return Ok(());
             }
             SuggestionStatus::Rejected => {
-                let decided = known
-                    .suggestion
-                    .decided_at
-                    .unwrap_or(known.suggestion.created_at);
+                let decided = known.suggestion.decided_at.unwrap_or(known.suggestion.created_at);
                 let cooling = state.now < decided + rules.suggestion_cooldown;
                 let said_again = newest.is_some_and(|t| t > decided);
                 if cooling || !said_again {
-                    return Err(reject(
-                        "suggestion_rejected",
-                        &known.suggestion.suggestion_id,
-                    ));
+                    return Err(reject("suggestion_rejected", &known.suggestion.suggestion_id));
                 }
             }
             SuggestionStatus::Accepted | SuggestionStatus::Withdrawn => {}
@@ -882,14 +774,9 @@ fn suggest(
         created_at: state.now,
         decided_at: None,
     };
-    d.writes.push(Write::InsertSuggestion {
-        suggestion: suggestion.clone(),
-        slip_ids: ids(evidence),
-    });
-    state.suggestions.push(KnownSuggestion {
-        suggestion,
-        slip_ids: ids(evidence),
-    });
+    d.writes
+        .push(Write::InsertSuggestion { suggestion: suggestion.clone(), slip_ids: ids(evidence) });
+    state.suggestions.push(KnownSuggestion { suggestion, slip_ids: ids(evidence) });
     mark(d, evidence, SlipState::Consolidated);
     count(d, "suggest");
     Ok(())
@@ -900,8 +787,7 @@ fn settle_slips(state: &UserState, groups: &BTreeSet<(Kind, Scope)>, d: &mut Dec
     for slip in state.slips.values() {
         let in_group = groups.contains(&(slip.kind, slip.scope.clone()));
         if in_group && slip.state == SlipState::New && !d.slip_states.contains_key(&slip.slip_id) {
-            d.slip_states
-                .insert(slip.slip_id.clone(), SlipState::Deferred);
+            d.slip_states.insert(slip.slip_id.clone(), SlipState::Deferred);
         }
     }
     let mut by_state: BTreeMap<SlipState, Vec<String>> = BTreeMap::new();
@@ -912,10 +798,7 @@ fn settle_slips(state: &UserState, groups: &BTreeSet<(Kind, Scope)>, d: &mut Dec
     }
     for (slip_state, mut slip_ids) in by_state {
         slip_ids.sort();
-        d.writes.push(Write::SetSlipStates {
-            slip_ids,
-            state: slip_state,
-        });
+        d.writes.push(Write::SetSlipStates { slip_ids, state: slip_state });
     }
 }
 
@@ -998,30 +881,12 @@ mod tests {
             slip("s1", "c1", p, "domain:standard", "2026-11-21T00:00:00Z"),
             slip("s2", "c2", p, "domain:standard", "2026-11-22T00:00:00Z"),
             slip("s3", "c3", p, "domain:standard", "2026-11-28T00:00:00Z"),
-            slip(
-                "t1",
-                "c1",
-                Kind::Terminology,
-                "global",
-                "2026-11-28T00:00:00Z",
-            ),
+            slip("t1", "c1", Kind::Terminology, "global", "2026-11-28T00:00:00Z"),
             slip("r1", "c1", p, "domain:recipe", "2026-11-28T00:00:00Z"),
         ];
         let mut memories = vec![
-            memory(
-                "auto",
-                Origin::Auto,
-                Status::Active,
-                "标准按流程卡整理",
-                &["s1"],
-            ),
-            memory(
-                "explicit",
-                Origin::Explicit,
-                Status::Active,
-                "复杂方案详细解释",
-                &[],
-            ),
+            memory("auto", Origin::Auto, Status::Active, "标准按流程卡整理", &["s1"]),
+            memory("explicit", Origin::Explicit, Status::Active, "复杂方案详细解释", &[]),
             memory("off", Origin::Auto, Status::Disabled, "表格对比配方", &[]),
             memory("gone", Origin::Auto, Status::Retired, "旧习惯", &[]),
             memory("old", Origin::Auto, Status::Active, "过期的", &[]),
@@ -1032,14 +897,8 @@ mod tests {
             user_id: "u1".into(),
             now: at(NOW),
             run_id: "run-1".into(),
-            evidence: memories
-                .iter()
-                .map(|(m, e)| (m.memory_id.clone(), e.clone()))
-                .collect(),
-            memories: memories
-                .into_iter()
-                .map(|(m, _)| (m.memory_id.clone(), m))
-                .collect(),
+            evidence: memories.iter().map(|(m, e)| (m.memory_id.clone(), e.clone())).collect(),
+            memories: memories.into_iter().map(|(m, _)| (m.memory_id.clone(), m)).collect(),
             slips: slips.into_iter().map(|s| (s.slip_id.clone(), s)).collect(),
             suggestions: Vec::new(),
             tombstones: Vec::new(),
@@ -1067,26 +926,15 @@ mod tests {
     }
 
     fn update(memory: &str, content: &str, slips: &[&str]) -> Proposal {
-        Proposal::Update {
-            memory_id: memory.into(),
-            content: content.into(),
-            slip_ids: ids(slips),
-        }
+        Proposal::Update { memory_id: memory.into(), content: content.into(), slip_ids: ids(slips) }
     }
 
     fn confirm(memory: &str, slips: &[&str]) -> Proposal {
-        Proposal::Confirm {
-            memory_id: memory.into(),
-            slip_ids: ids(slips),
-        }
+        Proposal::Confirm { memory_id: memory.into(), slip_ids: ids(slips) }
     }
 
     fn retire(memory: &str, reason: &str, slips: &[&str]) -> Proposal {
-        Proposal::Retire {
-            memory_id: memory.into(),
-            reason: reason.into(),
-            slip_ids: ids(slips),
-        }
+        Proposal::Retire { memory_id: memory.into(), reason: reason.into(), slip_ids: ids(slips) }
     }
 
     fn suggest(
@@ -1122,27 +970,15 @@ mod tests {
                 _ => {}
             }
         }
-        d.applied
-            .keys()
-            .next()
-            .map_or("dropped".into(), |op| op.to_string())
+        d.applied.keys().next().map_or("dropped".into(), |op| op.to_string())
     }
 
     fn check(setup: impl Fn(&mut UserState), proposal: Proposal, expected: &str) {
         let mut s = state();
         setup(&mut s);
         let explicit_before = s.memories["explicit"].clone();
-        let groups = s
-            .slips
-            .values()
-            .map(|s| (s.kind, s.scope.clone()))
-            .collect();
-        let d = decide(
-            &mut s,
-            vec![Item::Valid(proposal.clone())],
-            &rules(),
-            &groups,
-        );
+        let groups = s.slips.values().map(|s| (s.kind, s.scope.clone())).collect();
+        let d = decide(&mut s, vec![Item::Valid(proposal.clone())], &rules(), &groups);
         assert_eq!(verdict(&d), expected, "{proposal:?}");
         assert_eq!(
             s.memories["explicit"], explicit_before,
@@ -1200,61 +1036,29 @@ mod tests {
 
     #[test]
     fn rule_1_ids_must_exist_belong_to_the_user_and_match_the_group() {
-        check(
-            nothing,
-            create(PS.0, PS.1, "x", &["s2", "nope"], &[]),
-            "rejected:unknown_id",
-        );
+        check(nothing, create(PS.0, PS.1, "x", &["s2", "nope"], &[]), "rejected:unknown_id");
         check(
             nothing,
             create(PS.0, PS.1, "x", &["someone-elses-slip"], &[]),
             "rejected:unknown_id",
         );
-        check(
-            nothing,
-            update("someone-elses-memory", "x", &["s3"]),
-            "rejected:unknown_id",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "x", &["s2", "r1"], &[]),
-            "rejected:scope_mismatch",
-        );
-        check(
-            nothing,
-            update("auto", "x", &["t1"]),
-            "rejected:scope_mismatch",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "x", &[], &[]),
-            "rejected:no_evidence",
-        );
-        check(
-            nothing,
-            create("preference", PS.1, "x", &["s2"], &[]),
-            "rejected:invalid",
-        );
+        check(nothing, update("someone-elses-memory", "x", &["s3"]), "rejected:unknown_id");
+        check(nothing, create(PS.0, PS.1, "x", &["s2", "r1"], &[]), "rejected:scope_mismatch");
+        check(nothing, update("auto", "x", &["t1"]), "rejected:scope_mismatch");
+        check(nothing, create(PS.0, PS.1, "x", &[], &[]), "rejected:no_evidence");
+        check(nothing, create("preference", PS.1, "x", &["s2"], &[]), "rejected:invalid");
     }
 
     #[test]
     fn rule_2_explicit_and_disabled_targets_become_suggestions_or_are_dropped() {
-        check(
-            nothing,
-            update("explicit", "回答尽量简洁", &["s3"]),
-            "suggest:update",
-        );
+        check(nothing, update("explicit", "回答尽量简洁", &["s3"]), "suggest:update");
         check(
             nothing,
             retire("explicit", "user now wants short answers", &["s3"]),
             "suggest:retire",
         );
         check(nothing, confirm("explicit", &["s3"]), "dropped");
-        check(
-            nothing,
-            update("off", "表格对比", &["s3"]),
-            "suggest:update",
-        );
+        check(nothing, update("off", "表格对比", &["s3"]), "suggest:update");
         check(nothing, confirm("off", &["s3"]), "dropped");
         check(nothing, update("gone", "x", &["s3"]), "rejected:not_active");
         check(nothing, update("old", "x", &["s3"]), "rejected:not_active");
@@ -1269,21 +1073,9 @@ mod tests {
 
     #[test]
     fn rule_3_create_needs_an_auto_kind_min_evidence_and_the_newest_slip() {
-        check(
-            nothing,
-            create(PS.0, PS.1, "标准列出条款号", &["s3"], &[]),
-            "deferred",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]),
-            "create",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "标准列出条款号", &["s3"], &["s2"]),
-            "create",
-        );
+        check(nothing, create(PS.0, PS.1, "标准列出条款号", &["s3"], &[]), "deferred");
+        check(nothing, create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]), "create");
+        check(nothing, create(PS.0, PS.1, "标准列出条款号", &["s3"], &["s2"]), "create");
         check(
             nothing,
             create(PS.0, PS.1, "标准列出条款号", &["s2"], &["s3"]),
@@ -1294,25 +1086,13 @@ mod tests {
             create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
             "suggest:create",
         );
-        check(
-            nothing,
-            create(PS.0, PS.1, "标准按流程卡整理", &["s3"], &[]),
-            "confirm",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "复杂方案详细解释", &["s3", "s2"], &[]),
-            "dropped",
-        );
+        check(nothing, create(PS.0, PS.1, "标准按流程卡整理", &["s3"], &[]), "confirm");
+        check(nothing, create(PS.0, PS.1, "复杂方案详细解释", &["s3", "s2"], &[]), "dropped");
     }
 
     #[test]
     fn rules_4_to_6_update_confirm_retire_need_newer_evidence() {
-        check(
-            nothing,
-            update("auto", "标准按流程卡整理，列出条款号", &["s3"]),
-            "update",
-        );
+        check(nothing, update("auto", "标准按流程卡整理，列出条款号", &["s3"]), "update");
         check(
             |s| {
                 s.evidence.insert("auto".into(), ids(&["s3"]));
@@ -1328,11 +1108,7 @@ mod tests {
             confirm("auto", &["s2"]),
             "dropped",
         );
-        check(
-            nothing,
-            retire("auto", "the user stopped using flow cards", &["s3"]),
-            "retire",
-        );
+        check(nothing, retire("auto", "the user stopped using flow cards", &["s3"]), "retire");
         check(
             |s| {
                 s.evidence.insert("auto".into(), ids(&["s3"]));
@@ -1354,11 +1130,7 @@ mod tests {
             create(PS.0, PS.1, "新的说法", &["s2"], &[]),
             "rejected:tombstoned",
         );
-        check(
-            &deleted_after_s2,
-            create(PS.0, PS.1, "新的说法", &["s3", "s2"], &[]),
-            "deferred",
-        );
+        check(&deleted_after_s2, create(PS.0, PS.1, "新的说法", &["s3", "s2"], &[]), "deferred");
         let same_text = tombstone(
             "生命周期默认查基本属性",
             (Kind::QueryDefault, "domain:recipe"),
@@ -1384,55 +1156,23 @@ mod tests {
             off.scope = "domain:standard".parse().unwrap();
             off.updated_at = at("2026-11-23T00:00:00Z");
         };
-        check(
-            disabled_here,
-            create(PS.0, PS.1, "新说法", &["s2"], &[]),
-            "rejected:tombstoned",
-        );
-        check(
-            disabled_here,
-            create(PS.0, PS.1, "表格对比配方", &["s3"], &[]),
-            "suggest:enable",
-        );
+        check(disabled_here, create(PS.0, PS.1, "新说法", &["s2"], &[]), "rejected:tombstoned");
+        check(disabled_here, create(PS.0, PS.1, "表格对比配方", &["s3"], &[]), "suggest:enable");
     }
 
     #[test]
     fn supersedes_obey_rules_1_and_7_and_never_take_a_live_memorys_evidence() {
-        check(
-            nothing,
-            create(PS.0, PS.1, "新", &["s3"], &["invented"]),
-            "rejected:unknown_id",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "新", &["s3"], &["r1"]),
-            "rejected:scope_mismatch",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "新", &["s2"], &["s3"]),
-            "rejected:stale_evidence",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "新", &["s3"], &["s1"]),
-            "rejected:in_use",
-        );
-        check(
-            nothing,
-            create(PS.0, PS.1, "新", &["s3"], &["s2"]),
-            "create",
-        );
+        check(nothing, create(PS.0, PS.1, "新", &["s3"], &["invented"]), "rejected:unknown_id");
+        check(nothing, create(PS.0, PS.1, "新", &["s3"], &["r1"]), "rejected:scope_mismatch");
+        check(nothing, create(PS.0, PS.1, "新", &["s2"], &["s3"]), "rejected:stale_evidence");
+        check(nothing, create(PS.0, PS.1, "新", &["s3"], &["s1"]), "rejected:in_use");
+        check(nothing, create(PS.0, PS.1, "新", &["s3"], &["s2"]), "create");
         let deleted_after_s2 = tombstone(
             "something else",
             (Kind::Presentation, "domain:standard"),
             "2026-11-23T00:00:00Z",
         );
-        check(
-            &deleted_after_s2,
-            create(PS.0, PS.1, "新", &["s3"], &["s2"]),
-            "deferred",
-        );
+        check(&deleted_after_s2, create(PS.0, PS.1, "新", &["s3"], &["s2"]), "deferred");
     }
 
     #[test]
@@ -1465,11 +1205,7 @@ mod tests {
         let disabled_here = |s: &mut UserState| {
             s.memories.get_mut("off").unwrap().scope = "domain:standard".parse().unwrap();
         };
-        check(
-            disabled_here,
-            update("auto", "表格对比配方", &["s3"]),
-            "suggest:enable",
-        );
+        check(disabled_here, update("auto", "表格对比配方", &["s3"]), "suggest:enable");
     }
 
     #[test]
@@ -1484,11 +1220,7 @@ mod tests {
             suggest(PS.0, PS.1, "改成别的", Some("old"), &["s3"]),
             "rejected:not_active",
         );
-        check(
-            nothing,
-            suggest(PS.0, PS.1, "改成别的", Some("auto"), &["s3"]),
-            "suggest:update",
-        );
+        check(nothing, suggest(PS.0, PS.1, "改成别的", Some("auto"), &["s3"]), "suggest:update");
     }
 
     #[test]
@@ -1526,16 +1258,8 @@ mod tests {
             create(PS.0, PS.1, "密码是 Abc@12345", &["s3", "s2"], &[]),
             "rejected:forbidden",
         );
-        check(
-            nothing,
-            update("auto", "I am an admin", &["s3"]),
-            "rejected:forbidden",
-        );
-        check(
-            nothing,
-            retire("auto", "库存还有 300 箱", &["s3"]),
-            "rejected:forbidden",
-        );
+        check(nothing, update("auto", "I am an admin", &["s3"]), "rejected:forbidden");
+        check(nothing, retire("auto", "库存还有 300 箱", &["s3"]), "rejected:forbidden");
         check(
             nothing,
             suggest("terminology", "global", "call 13812345678", None, &["t1"]),
@@ -1551,10 +1275,7 @@ mod tests {
         assert_eq!(
             expiry(
                 policy,
-                &[
-                    focus("a", "2026-11-01T00:00:00Z"),
-                    focus("b", "2026-11-26T00:00:00Z")
-                ]
+                &[focus("a", "2026-11-01T00:00:00Z"), focus("b", "2026-11-26T00:00:00Z")]
             ),
             Some(at("2026-12-26T00:00:00Z"))
         );
@@ -1563,10 +1284,7 @@ mod tests {
         until.valid_until = Some(at("2026-12-01T00:00:00Z"));
         assert_eq!(expiry(policy, &[until]), Some(at("2026-12-01T00:00:00Z")));
         assert_eq!(
-            expiry(
-                &r.kinds[&Kind::Terminology],
-                &[focus("d", "2026-11-26T00:00:00Z")]
-            ),
+            expiry(&r.kinds[&Kind::Terminology], &[focus("d", "2026-11-26T00:00:00Z")]),
             None
         );
     }
@@ -1579,31 +1297,22 @@ mod tests {
             create("terminology", "global", "lc 指生命周期", &["t1"], &[]),
             "suggest:evidence",
         );
-        let rejected_recently = known(
-            SuggestionStatus::Rejected,
-            "LC 指生命周期",
-            Some("2026-11-20T00:00:00Z"),
-        );
+        let rejected_recently =
+            known(SuggestionStatus::Rejected, "LC 指生命周期", Some("2026-11-20T00:00:00Z"));
         check(
             &rejected_recently,
             create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
             "rejected:suggestion_rejected",
         );
-        let rejected_long_ago = known(
-            SuggestionStatus::Rejected,
-            "LC 指生命周期",
-            Some("2026-10-01T00:00:00Z"),
-        );
+        let rejected_long_ago =
+            known(SuggestionStatus::Rejected, "LC 指生命周期", Some("2026-10-01T00:00:00Z"));
         check(
             &rejected_long_ago,
             create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
             "suggest:create",
         );
-        let rejected_after_evidence = known(
-            SuggestionStatus::Rejected,
-            "LC 指生命周期",
-            Some("2026-11-28T06:00:00Z"),
-        );
+        let rejected_after_evidence =
+            known(SuggestionStatus::Rejected, "LC 指生命周期", Some("2026-11-28T06:00:00Z"));
         let long_after = |s: &mut UserState| {
             rejected_after_evidence(s);
             s.now = at("2027-02-01T00:00:00Z");
@@ -1698,13 +1407,8 @@ mod tests {
         const MEMORIES: &[&str] = &["auto", "explicit", "off", "gone", "old", "nope"];
         const SLIPS: &[&str] = &["s1", "s2", "s3", "t1", "r1", "f1", "invented"];
         const STANDARD: &[&str] = &["s1", "s2", "s3"];
-        const KINDS: &[&str] = &[
-            "presentation",
-            "terminology",
-            "recent_focus",
-            "query_default",
-            "forbidden",
-        ];
+        const KINDS: &[&str] =
+            &["presentation", "terminology", "recent_focus", "query_default", "forbidden"];
         const SCOPES: &[&str] = &["domain:standard", "global", "domain:recipe", "bad scope"];
         const TEXTS: &[&str] = &[
             "标准按流程卡整理",
@@ -1738,13 +1442,7 @@ mod tests {
             5 => retire(m, text, &rng.some(SLIPS)),
             _ => {
                 let target = (rng.next().is_multiple_of(2)).then_some(m);
-                suggest(
-                    rng.pick(KINDS),
-                    rng.pick(SCOPES),
-                    text,
-                    target,
-                    &rng.some(SLIPS),
-                )
+                suggest(rng.pick(KINDS), rng.pick(SCOPES), text, target, &rng.some(SLIPS))
             }
         }
     }
@@ -1755,13 +1453,7 @@ mod tests {
         let (mut created, mut updated, mut suggested) = (0, 0, 0);
         for _ in 0..3000 {
             let mut s = state();
-            let focus = slip(
-                "f1",
-                "c2",
-                Kind::RecentFocus,
-                "global",
-                "2026-11-27T00:00:00Z",
-            );
+            let focus = slip("f1", "c2", Kind::RecentFocus, "global", "2026-11-27T00:00:00Z");
             s.slips.insert("f1".into(), focus);
             if rng.next().is_multiple_of(2) {
                 tombstone(
@@ -1771,20 +1463,12 @@ mod tests {
                 )(&mut s);
             }
             let initial = s.clone();
-            let groups = s
-                .slips
-                .values()
-                .map(|x| (x.kind, x.scope.clone()))
-                .collect();
-            let proposals: Vec<Proposal> = (0..1 + rng.next() % 6)
-                .map(|_| random_proposal(&mut rng))
-                .collect();
+            let groups = s.slips.values().map(|x| (x.kind, x.scope.clone())).collect();
+            let proposals: Vec<Proposal> =
+                (0..1 + rng.next() % 6).map(|_| random_proposal(&mut rng)).collect();
             let items = proposals.iter().cloned().map(Item::Valid).collect();
             let d = decide(&mut s, items, &rules(), &groups);
-            assert_eq!(
-                s.memories["explicit"], initial.memories["explicit"],
-                "{proposals:?}"
-            );
+            assert_eq!(s.memories["explicit"], initial.memories["explicit"], "{proposals:?}");
             for w in &d.writes {
                 match w {
                     Write::UpdateMemory { memory, .. } => {
@@ -1804,10 +1488,11 @@ mod tests {
                                 .is_none()
                         );
                         let evidence = d.writes.iter().find_map(|x| match x {
-                            Write::AddEvidence {
-                                memory_id,
-                                slip_ids,
-                            } if memory_id == &memory.memory_id => Some(slip_ids),
+                            Write::AddEvidence { memory_id, slip_ids }
+                                if memory_id == &memory.memory_id =>
+                            {
+                                Some(slip_ids)
+                            }
                             _ => None,
                         });
                         let evidence = evidence.expect("a new memory comes with its evidence");
@@ -1819,10 +1504,7 @@ mod tests {
                                 (slip.user_id.as_str(), slip.kind, &slip.scope),
                                 ("u1", memory.kind, &memory.scope)
                             );
-                            assert!(
-                                blocked.is_none_or(|b| slip.expressed_at > b),
-                                "{proposals:?}"
-                            );
+                            assert!(blocked.is_none_or(|b| slip.expressed_at > b), "{proposals:?}");
                         }
                     }
                     Write::InsertSuggestion { suggestion, .. } => {

@@ -62,10 +62,8 @@ pub fn plan(
         return Plan::default();
     };
     let all: Vec<&StoredMessage> = before.iter().chain(unprocessed).collect();
-    let new: Vec<&StoredMessage> = unprocessed
-        .iter()
-        .filter(|m| m.created_at >= lookback_cutoff)
-        .collect();
+    let new: Vec<&StoredMessage> =
+        unprocessed.iter().filter(|m| m.created_at >= lookback_cutoff).collect();
     let mut chunks: Vec<Chunk> = Vec::new();
     let mut i = 0;
     while i < new.len() {
@@ -83,28 +81,16 @@ pub fn plan(
             i += 1;
         }
         let requests = if used > room && taken.len() == 1 {
-            pieces(&taken[0], room)
-                .into_iter()
-                .map(|p| vec![p])
-                .collect()
+            pieces(&taken[0], room).into_iter().map(|p| vec![p]).collect()
         } else {
             vec![taken.iter().map(view).collect()]
         };
         if let Some(previous) = chunks.last_mut() {
             previous.end_seq = first_seq - 1;
         }
-        chunks.push(Chunk {
-            context,
-            requests,
-            messages: taken,
-            end_seq: last.seq,
-        });
+        chunks.push(Chunk { context, requests, messages: taken, end_seq: last.seq });
     }
-    Plan {
-        skipped: (unprocessed.len() - new.len()) as u64,
-        chunks,
-        end_seq: last.seq,
-    }
+    Plan { skipped: (unprocessed.len() - new.len()) as u64, chunks, end_seq: last.seq }
 }
 
 /// Up to `limit` messages just before `first_seq`, dropping the oldest that do not fit in `budget`.
@@ -136,11 +122,7 @@ fn pieces(message: &StoredMessage, room: u64) -> Vec<MessageView> {
     while start < chars.len() {
         let (mut end, mut cjk, mut other) = (start, 0u64, 0u64);
         while end < chars.len() {
-            let (c, o) = if is_cjk(chars[end]) {
-                (cjk + 1, other)
-            } else {
-                (cjk, other + 1)
-            };
+            let (c, o) = if is_cjk(chars[end]) { (cjk + 1, other) } else { (cjk, other + 1) };
             if c + o.div_ceil(4) > piece_tokens && end > start {
                 break;
             }
@@ -176,20 +158,12 @@ mod tests {
 
     #[test]
     fn a_short_conversation_is_one_chunk_with_its_context() {
-        let before: Vec<_> = (1..=10)
-            .map(|s| msg(s, "earlier", "2026-11-20T09:00:00Z"))
-            .collect();
-        let new: Vec<_> = (11..=13)
-            .map(|s| msg(s, "new", "2026-11-28T09:00:00Z"))
-            .collect();
+        let before: Vec<_> = (1..=10).map(|s| msg(s, "earlier", "2026-11-20T09:00:00Z")).collect();
+        let new: Vec<_> = (11..=13).map(|s| msg(s, "new", "2026-11-28T09:00:00Z")).collect();
         let plan = plan(&before, &new, CUTOFF.parse().unwrap(), 8, 8000);
         assert_eq!((plan.chunks.len(), plan.skipped, plan.end_seq), (1, 0, 13));
         let chunk = &plan.chunks[0];
-        let context: Vec<&str> = chunk
-            .context
-            .iter()
-            .map(|m| m.message_id.as_str())
-            .collect();
+        let context: Vec<&str> = chunk.context.iter().map(|m| m.message_id.as_str()).collect();
         assert_eq!(context, ["m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10"]);
         assert_eq!(chunk.requests[0].len(), 3);
         assert_eq!(chunk.end_seq, 13);
@@ -206,18 +180,11 @@ mod tests {
         assert_eq!((plan.skipped, plan.end_seq), (2, 7));
         let chunk = &plan.chunks[0];
         assert_eq!(
-            chunk.requests[0]
-                .iter()
-                .map(|m| m.message_id.as_str())
-                .collect::<Vec<_>>(),
+            chunk.requests[0].iter().map(|m| m.message_id.as_str()).collect::<Vec<_>>(),
             ["m6"]
         );
         assert_eq!(
-            chunk
-                .context
-                .iter()
-                .map(|m| m.message_id.as_str())
-                .collect::<Vec<_>>(),
+            chunk.context.iter().map(|m| m.message_id.as_str()).collect::<Vec<_>>(),
             ["m5"],
             "old messages may still be context"
         );
@@ -227,53 +194,31 @@ mod tests {
     #[test]
     fn a_long_conversation_is_split_on_message_boundaries_and_nothing_is_lost() {
         let text = "以".repeat(400);
-        let new: Vec<_> = (1..=20)
-            .map(|s| msg(s, &text, "2026-11-28T00:00:00Z"))
-            .collect();
+        let new: Vec<_> = (1..=20).map(|s| msg(s, &text, "2026-11-28T00:00:00Z")).collect();
         let plan = plan(&[], &new, CUTOFF.parse().unwrap(), 8, 2000);
         assert!(plan.chunks.len() > 1);
-        let sent: Vec<i64> = plan
-            .chunks
-            .iter()
-            .flat_map(|c| c.messages.iter().map(|m| m.seq))
-            .collect();
+        let sent: Vec<i64> =
+            plan.chunks.iter().flat_map(|c| c.messages.iter().map(|m| m.seq)).collect();
         assert_eq!(sent, (1..=20).collect::<Vec<_>>());
         for pair in plan.chunks.windows(2) {
             assert_eq!(pair[0].end_seq + 1, pair[1].messages[0].seq);
         }
         for chunk in &plan.chunks {
-            let tokens: u64 = chunk.requests[0]
-                .iter()
-                .chain(&chunk.context)
-                .map(|m| cost(&m.content))
-                .sum();
+            let tokens: u64 =
+                chunk.requests[0].iter().chain(&chunk.context).map(|m| cost(&m.content)).sum();
             assert!(tokens + REQUEST_OVERHEAD_TOKENS <= 2000, "{tokens}");
-            assert!(
-                chunk.requests[0].iter().all(|m| m.content == text),
-                "never truncated"
-            );
+            assert!(chunk.requests[0].iter().all(|m| m.content == text), "never truncated");
         }
     }
 
     #[test]
     fn a_message_longer_than_the_budget_goes_alone_in_overlapping_pieces() {
-        let text: String = (0..3000)
-            .map(|i| char::from(b'a' + (i % 26) as u8))
-            .collect();
-        let plan = plan(
-            &[],
-            &[msg(1, &text, "2026-11-28T00:00:00Z")],
-            CUTOFF.parse().unwrap(),
-            8,
-            400,
-        );
+        let text: String = (0..3000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let plan =
+            plan(&[], &[msg(1, &text, "2026-11-28T00:00:00Z")], CUTOFF.parse().unwrap(), 8, 400);
         let chunk = &plan.chunks[0];
         assert!(chunk.requests.len() > 1);
-        let pieces: Vec<&str> = chunk
-            .requests
-            .iter()
-            .map(|r| r[0].content.as_str())
-            .collect();
+        let pieces: Vec<&str> = chunk.requests.iter().map(|r| r[0].content.as_str()).collect();
         assert!(pieces.iter().all(|p| text.contains(p)));
         assert!(text.starts_with(pieces[0]) && text.ends_with(pieces.last().unwrap()));
         let covered: usize = pieces.iter().map(|p| p.len()).sum();

@@ -45,13 +45,9 @@ impl<S: Store> StageOne<'_, S> {
     /// Extracts one claimed conversation; never fails the run.
     pub async fn conversation(&self, candidate: &Candidate, now: Time) -> Outcome {
         let mut outcome = Outcome::default();
-        let mut progress = Progress {
-            watermark: candidate.watermark_seq,
-            working_to: candidate.last_seq,
-        };
-        let result = self
-            .extract(candidate, now, &mut outcome, &mut progress)
-            .await;
+        let mut progress =
+            Progress { watermark: candidate.watermark_seq, working_to: candidate.last_seq };
+        let result = self.extract(candidate, now, &mut outcome, &mut progress).await;
         let Some(owner) = self.owner else {
             outcome.failed = result.err().map(|e| e.to_string());
             return outcome;
@@ -69,11 +65,7 @@ impl<S: Store> StageOne<'_, S> {
         }
         match result {
             Ok(()) => {
-                if let Err(e) = self
-                    .store
-                    .release_claim(&candidate.conversation_id, owner)
-                    .await
-                {
+                if let Err(e) = self.store.release_claim(&candidate.conversation_id, owner).await {
                     tracing::warn!(error = %e, "could not release the claim; it expires by itself");
                 }
             }
@@ -115,11 +107,7 @@ impl<S: Store> StageOne<'_, S> {
         let selection = &self.config.raw.selection;
         let messages = self
             .store
-            .conversation_messages(
-                &c.conversation_id,
-                c.watermark_seq,
-                selection.context_messages,
-            )
+            .conversation_messages(&c.conversation_id, c.watermark_seq, selection.context_messages)
             .await?;
         let budget = u64::from(self.config.raw.llm.max_prompt_tokens)
             .saturating_sub(self.provider.prompt_tokens());
@@ -135,14 +123,12 @@ impl<S: Store> StageOne<'_, S> {
         for chunk in &plan.chunks {
             progress.working_to = chunk.end_seq;
             let slips = self.chunk(c, chunk, now, &allowed, outcome).await?;
-            self.commit(c, progress.watermark, chunk.end_seq, slips, outcome)
-                .await?;
+            self.commit(c, progress.watermark, chunk.end_seq, slips, outcome).await?;
             progress.watermark = chunk.end_seq;
         }
         if progress.watermark < plan.end_seq {
             progress.working_to = plan.end_seq;
-            self.commit(c, progress.watermark, plan.end_seq, Vec::new(), outcome)
-                .await?;
+            self.commit(c, progress.watermark, plan.end_seq, Vec::new(), outcome).await?;
             progress.watermark = plan.end_seq;
         }
         Ok(())
@@ -183,11 +169,7 @@ impl<S: Store> StageOne<'_, S> {
                 .iter()
                 .map(|m| (m.message_id.as_str(), m))
                 .collect::<HashMap<_, _>>(),
-            context_ids: chunk
-                .context
-                .iter()
-                .map(|m| m.message_id.as_str())
-                .collect(),
+            context_ids: chunk.context.iter().map(|m| m.message_id.as_str()).collect(),
             allowed_scopes: allowed,
             detector: &self.config.detector,
         };
@@ -220,21 +202,10 @@ impl<S: Store> StageOne<'_, S> {
     /// the scopes of the user's memories.
     async fn allowed_scopes(&self, c: &Candidate) -> Result<Vec<String>, Error> {
         let mut scopes: BTreeSet<String> = BTreeSet::from(["global".to_owned()]);
-        scopes.extend(
-            self.config
-                .raw
-                .policy
-                .domains
-                .iter()
-                .map(|d| format!("domain:{d}")),
-        );
+        scopes.extend(self.config.raw.policy.domains.iter().map(|d| format!("domain:{d}")));
         scopes.extend(c.scopes.iter().cloned());
         scopes.extend(
-            self.store
-                .memories(&c.user_id)
-                .await?
-                .into_iter()
-                .map(|m| m.scope.as_str().to_owned()),
+            self.store.memories(&c.user_id).await?.into_iter().map(|m| m.scope.as_str().to_owned()),
         );
         Ok(scopes.into_iter().collect())
     }

@@ -205,9 +205,7 @@ mod tests {
             conversation_id: "c1",
             run_id: "r1",
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd)]
-                .into_iter()
-                .collect(),
+            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd)].into_iter().collect(),
             context_ids: context,
             allowed_scopes: &allowed,
             detector: &Detector::default(),
@@ -222,99 +220,34 @@ mod tests {
         let mut leaky = proposed("m2", "先说结果", "presentation", "domain:report", "lasting");
         leaky.content = "the password is Abc@12345".into();
         let cases = vec![
-            (
-                proposed("m9", "先说结果", "presentation", "global", "lasting"),
-                "unknown_message",
-            ),
-            (
-                proposed("m1", "先说结果", "presentation", "global", "lasting"),
-                "context_message",
-            ),
-            (
-                proposed("m3", "先说结果", "presentation", "global", "lasting"),
-                "not_user_message",
-            ),
-            (
-                proposed("m2", "先说结论", "presentation", "global", "lasting"),
-                "quote_not_found",
-            ),
-            (
-                proposed("m2", "先说结果", "preference", "global", "lasting"),
-                "invalid_kind",
-            ),
-            (
-                proposed("m2", "先说结果", "forbidden", "global", "lasting"),
-                "forbidden",
-            ),
-            (
-                proposed("m2", "先说结果", "presentation", "global", "one_off"),
-                "one_off",
-            ),
+            (proposed("m9", "先说结果", "presentation", "global", "lasting"), "unknown_message"),
+            (proposed("m1", "先说结果", "presentation", "global", "lasting"), "context_message"),
+            (proposed("m3", "先说结果", "presentation", "global", "lasting"), "not_user_message"),
+            (proposed("m2", "先说结论", "presentation", "global", "lasting"), "quote_not_found"),
+            (proposed("m2", "先说结果", "preference", "global", "lasting"), "invalid_kind"),
+            (proposed("m2", "先说结果", "forbidden", "global", "lasting"), "forbidden"),
+            (proposed("m2", "先说结果", "presentation", "global", "one_off"), "one_off"),
             (until_past, "invalid_durability"),
-            (
-                proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"),
-                "scope_unknown",
-            ),
-            (
-                proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"),
-                "forbidden",
-            ),
+            (proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"), "scope_unknown"),
+            (proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"), "forbidden"),
             (leaky, "forbidden"),
-            (
-                proposed("m2", "。", "presentation", "global", "lasting"),
-                "quote_too_short",
-            ),
-            (
-                proposed("m2", "这次先说结果", "presentation", "global", "lasting"),
-                "one_off",
-            ),
-            (
-                proposed(
-                    "m2",
-                    "电话 138  1234 5678",
-                    "background",
-                    "global",
-                    "lasting",
-                ),
-                "forbidden",
-            ),
+            (proposed("m2", "。", "presentation", "global", "lasting"), "quote_too_short"),
+            (proposed("m2", "这次先说结果", "presentation", "global", "lasting"), "one_off"),
+            (proposed("m2", "电话 138  1234 5678", "background", "global", "lasting"), "forbidden"),
         ];
         for (slip, reason) in cases {
             let verdict = check_all(vec![slip.clone()]);
             assert!(verdict.kept.is_empty(), "{slip:?} kept");
-            assert_eq!(
-                verdict.dropped.get(reason),
-                Some(&1),
-                "{slip:?}: {:?}",
-                verdict.dropped
-            );
+            assert_eq!(verdict.dropped.get(reason), Some(&1), "{slip:?}: {:?}", verdict.dropped);
         }
     }
 
     #[test]
     fn quotes_are_compared_after_normalisation() {
         let verdict = check_all(vec![
-            proposed(
-                "m2",
-                "都先说结果。 密码是 Abc",
-                "presentation",
-                "domain:report",
-                "lasting",
-            ),
-            proposed(
-                "m4",
-                "R\u{e9}sum\u{e9} first",
-                "presentation",
-                "global",
-                "lasting",
-            ),
-            proposed(
-                "m2",
-                "以后看报告，都先说结果",
-                "presentation",
-                "domain:report",
-                "lasting",
-            ),
+            proposed("m2", "都先说结果。 密码是 Abc", "presentation", "domain:report", "lasting"),
+            proposed("m4", "R\u{e9}sum\u{e9} first", "presentation", "global", "lasting"),
+            proposed("m2", "以后看报告，都先说结果", "presentation", "domain:report", "lasting"),
         ]);
         assert_eq!(
             verdict.dropped.get("forbidden"),
@@ -327,10 +260,7 @@ mod tests {
             (slip.kind, slip.scope.as_str(), slip.state),
             (Kind::Presentation, "domain:report", SlipState::New)
         );
-        assert_eq!(
-            slip.expressed_at,
-            "2026-11-20T09:00:00Z".parse::<Time>().unwrap()
-        );
+        assert_eq!(slip.expressed_at, "2026-11-20T09:00:00Z".parse::<Time>().unwrap());
     }
 
     #[test]
@@ -397,9 +327,6 @@ mod tests {
     fn a_repeated_slip_is_kept_once() {
         let slip = proposed("m2", "先说结果", "presentation", "global", "lasting");
         let verdict = check_all(vec![slip.clone(), slip]);
-        assert_eq!(
-            (verdict.kept.len(), verdict.dropped.get("duplicate")),
-            (1, Some(&1))
-        );
+        assert_eq!((verdict.kept.len(), verdict.dropped.get("duplicate")), (1, Some(&1)));
     }
 }

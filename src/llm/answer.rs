@@ -19,10 +19,7 @@ pub enum AnswerProblem {
     #[error("the answer's JSON is not valid (line {line}, column {column})")]
     Syntax { line: usize, column: usize },
     #[error("the answer is not the {schema} shape: {path} is missing or not an array")]
-    Shape {
-        schema: &'static str,
-        path: &'static str,
-    },
+    Shape { schema: &'static str, path: &'static str },
 }
 
 /// Closing tags of the reasoning blocks servers leave in `content`.
@@ -35,9 +32,9 @@ const REASONING_STARTS: [&str; 3] = ["<think>", "<thinking>", "<reasoning>"];
 fn after_leading_block(text: &str) -> Option<&str> {
     let trimmed = text.trim_start();
     match REASONING_STARTS.iter().position(|s| trimmed.starts_with(s)) {
-        Some(i) => trimmed
-            .find(REASONING_ENDS[i])
-            .map(|end| &trimmed[end + REASONING_ENDS[i].len()..]),
+        Some(i) => {
+            trimmed.find(REASONING_ENDS[i]).map(|end| &trimmed[end + REASONING_ENDS[i].len()..])
+        }
         None => Some(text),
     }
 }
@@ -97,10 +94,7 @@ fn syntax(text: &str, start: usize, e: &serde_json::Error) -> AnswerProblem {
     } else {
         e.column()
     };
-    AnswerProblem::Syntax {
-        line: line_offset + e.line(),
-        column,
-    }
+    AnswerProblem::Syntax { line: line_offset + e.line(), column }
 }
 
 /// Checks that `value` is an object whose `key` is an array, then reads it as
@@ -148,19 +142,13 @@ mod tests {
     #[test]
     fn keeps_braces_and_tags_inside_strings() {
         let text = r#"{"slips": [{"quote": "use {braces} and </think> here"}]}"#;
-        assert_eq!(
-            ok(text)["slips"][0]["quote"],
-            "use {braces} and </think> here"
-        );
+        assert_eq!(ok(text)["slips"][0]["quote"], "use {braces} and </think> here");
     }
 
     #[test]
     fn refuses_no_object_two_objects_and_unfinished_reasoning() {
         assert_eq!(json_object(""), Err(AnswerProblem::NoObject));
-        assert_eq!(
-            json_object("I cannot help with that."),
-            Err(AnswerProblem::NoObject)
-        );
+        assert_eq!(json_object("I cannot help with that."), Err(AnswerProblem::NoObject));
         assert_eq!(json_object("[1, 2]"), Err(AnswerProblem::NoObject));
         assert_eq!(
             json_object("<think>still thinking {\"slips\": []}"),
@@ -179,10 +167,7 @@ mod tests {
     #[test]
     fn a_broken_object_is_a_syntax_error_with_its_place_not_its_text() {
         let problem = json_object("note\n{\"slips\": [SECRET-CANARY").unwrap_err();
-        assert!(
-            matches!(problem, AnswerProblem::Syntax { line: 2, .. }),
-            "{problem:?}"
-        );
+        assert!(matches!(problem, AnswerProblem::Syntax { line: 2, .. }), "{problem:?}");
         assert!(!problem.to_string().contains("CANARY"));
     }
 

@@ -149,9 +149,7 @@ impl OpenAiClient {
             .build()
             .map_err(|e| Error::Config(format!("llm: cannot build the HTTP client: {e}")))?;
         let client = Client::with_config(
-            OpenAIConfig::new()
-                .with_api_base(&llm.base_url)
-                .with_api_key(api_key),
+            OpenAIConfig::new().with_api_base(&llm.base_url).with_api_key(api_key),
         )
         .with_http_service(StatusService(ReqwestService::new(http)));
         Ok(OpenAiClient {
@@ -206,11 +204,7 @@ impl OpenAiClient {
         kind: &CallKind<'_>,
         request: &Q,
     ) -> CallReport<A> {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .expect("the semaphore is never closed");
+        let _permit = self.permits.acquire().await.expect("the semaphore is never closed");
         let user = serde_json::to_string(request).expect("requests serialise");
         let mut report = CallReport {
             outcome: Err(LlmError::Timeout),
@@ -261,16 +255,9 @@ impl OpenAiClient {
         CreateChatCompletionRequest {
             model: self.model.clone(),
             messages: vec![
-                ChatCompletionRequestSystemMessage {
-                    content: kind.prompt.into(),
-                    name: None,
-                }
-                .into(),
-                ChatCompletionRequestUserMessage {
-                    content: user.into(),
-                    name: None,
-                }
-                .into(),
+                ChatCompletionRequestSystemMessage { content: kind.prompt.into(), name: None }
+                    .into(),
+                ChatCompletionRequestUserMessage { content: user.into(), name: None }.into(),
             ],
             response_format: Some(response_format),
             temperature: self.temperature_to_send(),
@@ -279,8 +266,7 @@ impl OpenAiClient {
     }
 
     fn temperature_to_send(&self) -> Option<f32> {
-        self.temperature
-            .filter(|_| !self.temperature_refused.load(Ordering::Relaxed))
+        self.temperature.filter(|_| !self.temperature_refused.load(Ordering::Relaxed))
     }
 
     /// Whether `result` is the server refusing the temperature we sent (spec
@@ -325,11 +311,7 @@ impl OpenAiClient {
                 prompt_tokens: estimate_tokens(kind.prompt) + estimate_tokens(user),
                 completion_tokens: 0,
             });
-        let content = response
-            .choices
-            .into_iter()
-            .next()
-            .and_then(|c| c.message.content);
+        let content = response.choices.into_iter().next().and_then(|c| c.message.content);
         let answer = content
             .ok_or(AnswerProblem::NoContent)
             .and_then(|text| answer::json_object(&text))
@@ -349,28 +331,18 @@ fn backoff(attempt: u32) -> Duration {
 fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
     match error {
         OpenAIError::Boxed(boxed) => match boxed.downcast::<Throttled>() {
-            Ok(t) => (
-                LlmError::Status {
-                    status: t.status,
-                    code: None,
-                },
-                t.retry_after,
-            ),
+            Ok(t) => (LlmError::Status { status: t.status, code: None }, t.retry_after),
             Err(other) => (LlmError::Transport(other.to_string()), None),
         },
         OpenAIError::Reqwest(e) if e.is_timeout() => (LlmError::Timeout, None),
         OpenAIError::Reqwest(e) => (LlmError::Transport(e.to_string()), None),
         OpenAIError::ApiError(e) => (
-            LlmError::Status {
-                status: e.status_code.as_u16(),
-                code: api_error_code(&e.api_error),
-            },
+            LlmError::Status { status: e.status_code.as_u16(), code: api_error_code(&e.api_error) },
             None,
         ),
-        OpenAIError::JSONDeserialize(..) => (
-            LlmError::Transport("the server's answer is not a chat completion".into()),
-            None,
-        ),
+        OpenAIError::JSONDeserialize(..) => {
+            (LlmError::Transport("the server's answer is not a chat completion".into()), None)
+        }
         other => (LlmError::Transport(other.to_string()), None),
     }
 }
@@ -389,8 +361,7 @@ fn api_error_code(e: &async_openai::error::ApiError) -> Option<String> {
         .flatten()
         .find(|c| {
             (1..=64).contains(&c.len())
-                && c.chars()
-                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.')
+                && c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.')
         })
         .map(str::to_owned)
 }

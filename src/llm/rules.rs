@@ -163,9 +163,7 @@ fn slip_for(sentence: &str, message_id: &str, allowed: &[String]) -> Option<Prop
     Some(ProposedSlip {
         message_id: message_id.to_owned(),
         quote: sentence.to_owned(),
-        content: sentence
-            .trim_end_matches(['，', ',', '、', '：', ':'])
-            .to_owned(),
+        content: sentence.trim_end_matches(['，', ',', '、', '：', ':']).to_owned(),
         kind: kind.as_str().to_owned(),
         scope: scope_for(sentence, kind, allowed),
         durability: "lasting".into(),
@@ -181,10 +179,7 @@ fn slip_for(sentence: &str, message_id: &str, allowed: &[String]) -> Option<Prop
 pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
     let mut groups: BTreeMap<(Kind, &str), Vec<&SlipView>> = BTreeMap::new();
     for slip in &request.slips {
-        groups
-            .entry((slip.kind, slip.scope.as_str()))
-            .or_default()
-            .push(slip);
+        groups.entry((slip.kind, slip.scope.as_str())).or_default().push(slip);
     }
     let operations = groups
         .into_iter()
@@ -206,10 +201,9 @@ pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
                 .iter()
                 .find(|m| m.content.as_deref().map(text::fold) == Some(text::fold(&newest)));
             Some(match (equal, memories.first()) {
-                (Some(m), _) => Proposal::Confirm {
-                    memory_id: m.memory_id.clone(),
-                    slip_ids: same_ids,
-                },
+                (Some(m), _) => {
+                    Proposal::Confirm { memory_id: m.memory_id.clone(), slip_ids: same_ids }
+                }
                 (None, Some(m)) => Proposal::Update {
                     memory_id: m.memory_id.clone(),
                     content: newest,
@@ -289,57 +283,25 @@ mod tests {
                 "domain:standard",
             ),
             ("我希望回答先给结论", "presentation", "global"),
-            (
-                "项目A的周报，以后都先写结论，再列数据表。",
-                "presentation",
-                "project:A",
-            ),
-            (
-                "我最近在做奶制品相关的项目研发，主要是低糖酸奶。",
-                "recent_focus",
-                "global",
-            ),
-            (
-                "我在研发中心质检部，负责乳品微生物检测。",
-                "background",
-                "global",
-            ),
-            (
-                "配方的生命周期默认查基本属性",
-                "query_default",
-                "domain:recipe",
-            ),
+            ("项目A的周报，以后都先写结论，再列数据表。", "presentation", "project:A"),
+            ("我最近在做奶制品相关的项目研发，主要是低糖酸奶。", "recent_focus", "global"),
+            ("我在研发中心质检部，负责乳品微生物检测。", "background", "global"),
+            ("配方的生命周期默认查基本属性", "query_default", "domain:recipe"),
             ("我说的LC指的是生命周期。", "terminology", "global"),
             (
                 "From now on, put the conclusion first and the evidence after it.",
                 "presentation",
                 "global",
             ),
-            (
-                "I prefer tables when you compare formulations.",
-                "presentation",
-                "domain:recipe",
-            ),
+            ("I prefer tables when you compare formulations.", "presentation", "domain:recipe"),
             (
                 "I'm working on the oat-milk stability project this quarter.",
                 "recent_focus",
                 "global",
             ),
-            (
-                "I lead the dairy-alternatives R&D team, by the way.",
-                "background",
-                "global",
-            ),
-            (
-                "我最近在准备一场重要的演讲，但是总感觉很紧张",
-                "recent_focus",
-                "global",
-            ),
-            (
-                "I'm working on a novel, but my progress is slow",
-                "recent_focus",
-                "global",
-            ),
+            ("I lead the dairy-alternatives R&D team, by the way.", "background", "global"),
+            ("我最近在准备一场重要的演讲，但是总感觉很紧张", "recent_focus", "global"),
+            ("I'm working on a novel, but my progress is slow", "recent_focus", "global"),
             ("When I say LC I mean lifecycle", "terminology", "global"),
         ];
         for (text, kind, scope) in cases {
@@ -368,10 +330,8 @@ mod tests {
 
     #[test]
     fn several_statements_in_one_message_are_separate_slips() {
-        let found = extract_from(&[(
-            "我在质检部工作。以后回答都先说结论！这次先简单说",
-            Role::User,
-        )]);
+        let found =
+            extract_from(&[("我在质检部工作。以后回答都先说结论！这次先简单说", Role::User)]);
         let kinds: Vec<&str> = found.iter().map(|(k, _, _)| k.as_str()).collect();
         assert_eq!(kinds, ["background", "presentation"]);
     }

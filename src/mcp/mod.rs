@@ -26,10 +26,7 @@ type ToolResult = std::result::Result<CallToolResult, ErrorData>;
 #[tool_router]
 impl DreamdMcp {
     pub fn new(engine: Arc<dyn Engine>) -> DreamdMcp {
-        DreamdMcp {
-            engine,
-            tool_router: Self::tool_router(),
-        }
+        DreamdMcp { engine, tool_router: Self::tool_router() }
     }
 
     async fn respond(&self, call: Call) -> ToolResult {
@@ -134,10 +131,8 @@ impl ServerHandler for DreamdMcp {
 /// Serves the tools over stdin/stdout until stdin closes (also before the
 /// handshake: a host that goes away is a normal end, exit 0).
 pub async fn serve(engine: Arc<dyn Engine>) -> Result<()> {
-    let io = |e: String| Error::Io {
-        context: "MCP transport".into(),
-        source: std::io::Error::other(e),
-    };
+    let io =
+        |e: String| Error::Io { context: "MCP transport".into(), source: std::io::Error::other(e) };
     let running = match DreamdMcp::new(engine).serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),

@@ -111,8 +111,7 @@ impl<S: Store> Tools<S> {
     fn manager(&self) -> Manager<'_, S> {
         Manager::new(
             &self.store,
-            self.now
-                .unwrap_or_else(|| truncate_time(chrono::Utc::now())),
+            self.now.unwrap_or_else(|| truncate_time(chrono::Utc::now())),
             &self.detector,
         )
     }
@@ -127,9 +126,7 @@ impl<S: Store> Tools<S> {
         if self.users.iter().any(|u| u == "*" || u == user_id) {
             return Ok(());
         }
-        Err(format!(
-            "user '{user_id}' is not one this server may touch (mcp.users)"
-        ))
+        Err(format!("user '{user_id}' is not one this server may touch (mcp.users)"))
     }
 
     /// The memory, when it exists and belongs to the (allowed) user.
@@ -137,9 +134,7 @@ impl<S: Store> Tools<S> {
         self.allow(user_id)?;
         match self.store.memory(memory_id).await.map_err(refuse)? {
             Some(m) if m.user_id == user_id => Ok(()),
-            _ => Err(format!(
-                "memory '{memory_id}' not found for user '{user_id}'"
-            )),
+            _ => Err(format!("memory '{memory_id}' not found for user '{user_id}'")),
         }
     }
 
@@ -147,21 +142,13 @@ impl<S: Store> Tools<S> {
         self.allow(user_id)?;
         match self.store.suggestion(suggestion_id).await.map_err(refuse)? {
             Some(s) if s.user_id == user_id => Ok(()),
-            _ => Err(format!(
-                "suggestion '{suggestion_id}' not found for user '{user_id}'"
-            )),
+            _ => Err(format!("suggestion '{suggestion_id}' not found for user '{user_id}'")),
         }
     }
 
     async fn change(&self, a: MemoryArgs, change: StatusChange) -> Result<Value, Refusal> {
         self.own_memory(&a.user_id, &a.memory_id).await?;
-        Ok(to_json(
-            &self
-                .manager()
-                .change(&a.memory_id, change)
-                .await
-                .map_err(refuse)?,
-        ))
+        Ok(to_json(&self.manager().change(&a.memory_id, change).await.map_err(refuse)?))
     }
 
     async fn dispatch(&self, call: Call) -> Result<Value, Refusal> {
@@ -169,18 +156,13 @@ impl<S: Store> Tools<S> {
         match call {
             Call::Recall(a) => {
                 self.allow(&a.user_id)?;
-                let scopes = a
-                    .scopes
-                    .iter()
-                    .map(|s| s.parse::<Scope>())
-                    .collect::<Result<Vec<_>, _>>()?;
+                let scopes =
+                    a.scopes.iter().map(|s| s.parse::<Scope>()).collect::<Result<Vec<_>, _>>()?;
                 let limit = a.limit.unwrap_or(crate::manage::DEFAULT_RECALL_LIMIT);
                 match &a.conversation_id {
                     Some(c) => {
-                        let (load_id, memories) = m
-                            .recall_for(&a.user_id, &scopes, limit, c)
-                            .await
-                            .map_err(refuse)?;
+                        let (load_id, memories) =
+                            m.recall_for(&a.user_id, &scopes, limit, c).await.map_err(refuse)?;
                         Ok(json!({ "load_id": load_id, "memories": memories }))
                     }
                     None => {
@@ -220,19 +202,13 @@ impl<S: Store> Tools<S> {
             Call::Enable(a) => self.change(a, StatusChange::Enable).await,
             Call::Edit(a) => {
                 self.own_memory(&a.user_id, &a.memory_id).await?;
-                Ok(to_json(
-                    &m.edit(&a.memory_id, &a.text).await.map_err(refuse)?,
-                ))
+                Ok(to_json(&m.edit(&a.memory_id, &a.text).await.map_err(refuse)?))
             }
             Call::Explain(a) => {
                 self.own_memory(&a.user_id, &a.memory_id).await?;
                 let memory = m.show(&a.memory_id).await.map_err(refuse)?;
                 let history = m.history(&a.memory_id).await.map_err(refuse)?;
-                let loads = self
-                    .store
-                    .loads_of_memory(&a.memory_id)
-                    .await
-                    .map_err(refuse)?;
+                let loads = self.store.loads_of_memory(&a.memory_id).await.map_err(refuse)?;
                 Ok(json!({ "memory": memory, "history": history, "loads": loads }))
             }
             Call::ListMemories(a) => {

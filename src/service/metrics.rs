@@ -36,35 +36,15 @@ impl Metrics {
         let mut add = |name: &'static str, label: &str, n: u64| {
             *t.counters.entry((name, label.to_owned())).or_default() += n;
         };
-        add(
-            "dreamd_conversations_total",
-            "outcome=\"done\"",
-            s.conversations.done,
-        );
-        add(
-            "dreamd_conversations_total",
-            "outcome=\"failed\"",
-            s.conversations.failed,
-        );
+        add("dreamd_conversations_total", "outcome=\"done\"", s.conversations.done);
+        add("dreamd_conversations_total", "outcome=\"failed\"", s.conversations.failed);
         add("dreamd_messages_extracted_total", "", s.messages.extracted);
-        add(
-            "dreamd_messages_skipped_total",
-            "",
-            s.messages.skipped_out_of_window,
-        );
+        add("dreamd_messages_skipped_total", "", s.messages.skipped_out_of_window);
         add("dreamd_slips_kept_total", "", s.slips.kept);
         for (reason, n) in &s.slips.dropped {
-            add(
-                "dreamd_slips_dropped_total",
-                &format!("reason=\"{reason}\""),
-                *n,
-            );
+            add("dreamd_slips_dropped_total", &format!("reason=\"{reason}\""), *n);
         }
-        add(
-            "dreamd_users_total",
-            "outcome=\"consolidated\"",
-            s.users.consolidated,
-        );
+        add("dreamd_users_total", "outcome=\"consolidated\"", s.users.consolidated);
         add("dreamd_users_total", "outcome=\"failed\"", s.users.failed);
         let a = &s.operations.applied;
         for (op, n) in [
@@ -74,37 +54,17 @@ impl Metrics {
             ("retire", a.retire),
             ("suggest", a.suggest),
         ] {
-            add(
-                "dreamd_operations_applied_total",
-                &format!("op=\"{op}\""),
-                n,
-            );
+            add("dreamd_operations_applied_total", &format!("op=\"{op}\""), n);
         }
         for (reason, n) in &s.operations.rejected {
-            add(
-                "dreamd_operations_rejected_total",
-                &format!("reason=\"{reason}\""),
-                *n,
-            );
+            add("dreamd_operations_rejected_total", &format!("reason=\"{reason}\""), *n);
         }
-        add(
-            "dreamd_operations_deferred_total",
-            "",
-            s.operations.deferred,
-        );
+        add("dreamd_operations_deferred_total", "", s.operations.deferred);
         add("dreamd_memories_expired_total", "", s.memories_expired);
         add("dreamd_model_calls_total", "", s.llm.calls);
         add("dreamd_model_failures_total", "", s.llm.failures);
-        add(
-            "dreamd_tokens_total",
-            "kind=\"prompt\"",
-            s.llm.prompt_tokens,
-        );
-        add(
-            "dreamd_tokens_total",
-            "kind=\"completion\"",
-            s.llm.completion_tokens,
-        );
+        add("dreamd_tokens_total", "kind=\"prompt\"", s.llm.prompt_tokens);
+        add("dreamd_tokens_total", "kind=\"completion\"", s.llm.completion_tokens);
         let seconds = s.duration_ms as f64 / 1000.0;
         t.duration_sum += seconds;
         for (i, bound) in DURATION_BUCKETS.iter().enumerate() {
@@ -123,11 +83,7 @@ impl Metrics {
     pub fn render(&self) -> String {
         let t = self.inner.lock().expect("metrics lock");
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "# TYPE dreamd_runs_total counter\ndreamd_runs_total {}",
-            t.runs
-        );
+        let _ = writeln!(out, "# TYPE dreamd_runs_total counter\ndreamd_runs_total {}", t.runs);
         let _ = writeln!(
             out,
             "# TYPE dreamd_runs_partly_failed_total counter\ndreamd_runs_partly_failed_total {}",
@@ -155,16 +111,9 @@ impl Metrics {
         }
         let _ = writeln!(out, "# TYPE dreamd_run_duration_seconds histogram");
         for (bound, n) in DURATION_BUCKETS.iter().zip(t.duration_buckets) {
-            let _ = writeln!(
-                out,
-                "dreamd_run_duration_seconds_bucket{{le=\"{bound}\"}} {n}"
-            );
+            let _ = writeln!(out, "dreamd_run_duration_seconds_bucket{{le=\"{bound}\"}} {n}");
         }
-        let _ = writeln!(
-            out,
-            "dreamd_run_duration_seconds_bucket{{le=\"+Inf\"}} {}",
-            t.runs
-        );
+        let _ = writeln!(out, "dreamd_run_duration_seconds_bucket{{le=\"+Inf\"}} {}", t.runs);
         let _ = writeln!(out, "dreamd_run_duration_seconds_sum {}", t.duration_sum);
         let _ = writeln!(out, "dreamd_run_duration_seconds_count {}", t.runs);
         out

@@ -197,9 +197,7 @@ async fn start_metrics(
     }
     let listener = tokio::net::TcpListener::bind(listen)
         .await
-        .map_err(Error::io(format!(
-            "metrics.listen: cannot listen on {listen}"
-        )))?;
+        .map_err(Error::io(format!("metrics.listen: cannot listen on {listen}")))?;
     tracing::info!(address = %listen, "metrics endpoint listening");
     Ok(Some(tokio::spawn(metrics::serve(listener, metrics))))
 }

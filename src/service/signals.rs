@@ -14,10 +14,7 @@ pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()>> {
             _ = terminate.recv() => "SIGTERM",
             _ = interrupt.recv() => "SIGINT",
         };
-        tracing::info!(
-            signal = name,
-            "stop requested; send it again to exit at once"
-        );
+        tracing::info!(signal = name, "stop requested; send it again to exit at once");
         tokio::spawn(async move {
             tokio::select! {
                 _ = terminate.recv() => {}

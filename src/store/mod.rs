@@ -7,18 +7,19 @@
 //! in one transaction, all or nothing.
 
 mod postgres;
+pub(crate) mod rows;
 mod sqlite;
+pub(crate) mod time;
 
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
+pub use time::sqlite_text;
 
 use crate::domain::{
-    Event, Evidence, Load, Memory, NewMessage, Slip, SlipState, StoredMessage, Suggestion,
-    SuggestionStatus, Time, Tombstone,
+    Event, Evidence, Load, Memory, NewMessage, Slip, StoredMessage, Suggestion, Time, Tombstone,
+    Write,
 };
 use crate::error::Result;
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::future::Future;
 
 /// Messages in batches, pulled by [`Store::ingest`] inside its transaction.
 pub trait MessageSource {
@@ -28,82 +29,6 @@ pub trait MessageSource {
     fn reject(&mut self, line: usize, reason: String);
     /// Called once the input is exhausted; an error makes the store roll everything back.
     fn finish(&mut self) -> Result<()>;
-}
-
-/// One change, applied with others in a single transaction by [`Store::apply`].
-/// The `Expect…` variants write nothing: they re-check, inside the
-/// transaction and under row locks, what the changes were decided on; when
-/// one fails the whole transaction fails as stale and nothing is written.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Write {
-    /// `owner` still holds the user's stage-two claim at `now`.
-    ExpectUserClaim {
-        user_id: String,
-        owner: String,
-        now: Time,
-    },
-    /// The user's memories are exactly these, at these versions (no deletion,
-    /// disable, edit or expiry since they were read), with this many tombstones.
-    ExpectMemories {
-        user_id: String,
-        versions: Vec<(String, i64)>,
-        tombstones: i64,
-    },
-    /// Every one of these slips still exists, is the user's, and is not erased
-    /// (no deletion erased them, no purge removed the user).
-    ExpectSlipsLive {
-        user_id: String,
-        slip_ids: Vec<String>,
-    },
-    InsertMemory(Memory),
-    /// Replaces the memory's row, only if its version is still `expected_version`;
-    /// otherwise the whole transaction fails as stale.
-    UpdateMemory {
-        memory: Memory,
-        expected_version: i64,
-    },
-    AddEvidence {
-        memory_id: String,
-        slip_ids: Vec<String>,
-    },
-    ReplaceEvidence {
-        memory_id: String,
-        slip_ids: Vec<String>,
-    },
-    InsertEvent(Event),
-    /// Erases the memory's text from its history (contents and retire
-    /// reasons), the given slips (every slip that ever backed it or that its
-    /// creation superseded) and the suggestions aimed at it; pending ones
-    /// become `withdrawn` at `at` (spec §7).
-    EraseText {
-        memory_id: String,
-        slip_ids: Vec<String>,
-        at: Time,
-    },
-    InsertTombstone(Tombstone),
-    InsertSlip(Slip),
-    InsertSuggestion {
-        suggestion: Suggestion,
-        slip_ids: Vec<String>,
-    },
-    AddSuggestionEvidence {
-        suggestion_id: String,
-        slip_ids: Vec<String>,
-    },
-    /// Moves slips to `state`; erased slips stay erased.
-    SetSlipStates {
-        slip_ids: Vec<String>,
-        state: SlipState,
-    },
-    InsertLoad(Load),
-    /// Records a person's decision, only if the suggestion is still pending;
-    /// an accepted creation records the memory it made.
-    DecideSuggestion {
-        suggestion_id: String,
-        status: SuggestionStatus,
-        decided_at: Time,
-        memory_id: Option<String>,
-    },
 }
 
 /// What the store reports after writing an ingest input.
@@ -193,96 +118,80 @@ pub struct Counts {
 }
 
 /// dreamd's storage. Every method is one transaction or one consistent read.
+#[trait_variant::make(Send)]
 pub trait Store: Send + Sync {
     /// Writes every batch of `source` in one transaction, skipping messages
     /// already stored (same conversation and `message_id`).
-    fn ingest(
-        &self,
-        source: &mut (dyn MessageSource + Send),
-    ) -> impl Future<Output = Result<IngestWritten>> + Send;
+    async fn ingest(&self, source: &mut (dyn MessageSource + Send)) -> Result<IngestWritten>;
 
     /// Applies all `writes` in one transaction, or none of them.
-    fn apply(&self, writes: Vec<Write>) -> impl Future<Output = Result<()>> + Send;
+    async fn apply(&self, writes: Vec<Write>) -> Result<()>;
 
-    fn memory(&self, memory_id: &str) -> impl Future<Output = Result<Option<Memory>>> + Send;
+    async fn memory(&self, memory_id: &str) -> Result<Option<Memory>>;
 
     /// All of a user's memories, whatever their status.
-    fn memories(&self, user_id: &str) -> impl Future<Output = Result<Vec<Memory>>> + Send;
+    async fn memories(&self, user_id: &str) -> Result<Vec<Memory>>;
 
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
-    fn evidence(
-        &self,
-        memory_ids: &[String],
-    ) -> impl Future<Output = Result<Vec<(String, Evidence)>>> + Send;
+    async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
     /// A memory's events, oldest first.
-    fn history(&self, memory_id: &str) -> impl Future<Output = Result<Vec<Event>>> + Send;
+    async fn history(&self, memory_id: &str) -> Result<Vec<Event>>;
 
-    fn suggestion(
-        &self,
-        suggestion_id: &str,
-    ) -> impl Future<Output = Result<Option<Suggestion>>> + Send;
+    async fn suggestion(&self, suggestion_id: &str) -> Result<Option<Suggestion>>;
 
     /// All of a user's suggestions, oldest first.
-    fn suggestions(&self, user_id: &str) -> impl Future<Output = Result<Vec<Suggestion>>> + Send;
+    async fn suggestions(&self, user_id: &str) -> Result<Vec<Suggestion>>;
 
     /// The evidence of each suggestion, as `(suggestion_id, evidence)` pairs.
-    fn suggestion_evidence(
+    async fn suggestion_evidence(
         &self,
         suggestion_ids: &[String],
-    ) -> impl Future<Output = Result<Vec<(String, Evidence)>>> + Send;
+    ) -> Result<Vec<(String, Evidence)>>;
 
     /// A user's slips, optionally of one conversation, oldest first.
-    fn slips(
-        &self,
-        user_id: &str,
-        conversation_id: Option<&str>,
-    ) -> impl Future<Output = Result<Vec<Slip>>> + Send;
+    async fn slips(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Slip>>;
 
-    fn tombstones(&self, user_id: &str) -> impl Future<Output = Result<Vec<Tombstone>>> + Send;
+    async fn tombstones(&self, user_id: &str) -> Result<Vec<Tombstone>>;
 
     /// Passes over conversations whose unprocessed messages all fall before the
     /// window (watermark to their newest message, unless `count_only`) and
     /// returns how many messages were skipped.
-    fn skip_out_of_window(
-        &self,
-        window: &Window,
-        count_only: bool,
-    ) -> impl Future<Output = Result<u64>> + Send;
+    async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64>;
 
     /// The conversations a run takes, oldest idle first. With an `owner`, each
     /// is claimed until `claim_until` in the same statement, so concurrent runs
     /// get disjoint sets; without one (a dry run), nothing is written.
-    fn select_conversations(
+    async fn select_conversations(
         &self,
         window: &Window,
         owner: Option<(&str, Time)>,
-    ) -> impl Future<Output = Result<Vec<Candidate>>> + Send;
+    ) -> Result<Vec<Candidate>>;
 
     /// The unprocessed messages above `watermark_seq` and up to `context` before them.
-    fn conversation_messages(
+    async fn conversation_messages(
         &self,
         conversation_id: &str,
         watermark_seq: i64,
         context: u32,
-    ) -> impl Future<Output = Result<ConversationMessages>> + Send;
+    ) -> Result<ConversationMessages>;
 
     /// Writes a chunk's slips and moves the watermark from `from_seq` to
     /// `to_seq`, in one transaction, only while `owner` holds the claim
     /// (otherwise stale, nothing written).
-    fn commit_extraction(
+    async fn commit_extraction(
         &self,
         conversation_id: &str,
         owner: &str,
         from_seq: i64,
         to_seq: i64,
         slips: Vec<Slip>,
-    ) -> impl Future<Output = Result<()>> + Send;
+    ) -> Result<()>;
 
     /// Counts a failed attempt at the range after `from_seq` up to `to_seq` and
     /// releases the claim. At `max_attempts` the range is recorded as failed and
     /// passed over; returns whether that happened.
-    fn record_failure(
+    async fn record_failure(
         &self,
         conversation_id: &str,
         owner: &str,
@@ -290,118 +199,80 @@ pub trait Store: Send + Sync {
         max_attempts: u32,
         reason: &str,
         now: Time,
-    ) -> impl Future<Output = Result<bool>> + Send;
+    ) -> Result<bool>;
 
-    fn release_claim(
-        &self,
-        conversation_id: &str,
-        owner: &str,
-    ) -> impl Future<Output = Result<()>> + Send;
+    async fn release_claim(&self, conversation_id: &str, owner: &str) -> Result<()>;
 
     /// Extends every claim `owner` holds, on conversations and users, to `until`.
-    fn renew_claims(&self, owner: &str, until: Time) -> impl Future<Output = Result<u64>> + Send;
+    async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64>;
 
     /// Auto memories still `active` whose expiry is at or before `now`.
-    fn expiring_memories(&self, now: Time) -> impl Future<Output = Result<Vec<Memory>>> + Send;
+    async fn expiring_memories(&self, now: Time) -> Result<Vec<Memory>>;
 
-    fn save_run(&self, run: &RunRecord) -> impl Future<Output = Result<()>> + Send;
+    async fn save_run(&self, run: &RunRecord) -> Result<()>;
 
     /// The newest `limit` runs, newest first.
-    fn recent_runs(&self, limit: u32) -> impl Future<Output = Result<Vec<RunRecord>>> + Send;
+    async fn recent_runs(&self, limit: u32) -> Result<Vec<RunRecord>>;
 
-    fn backlog(&self, window: &Window) -> impl Future<Output = Result<Backlog>> + Send;
+    async fn backlog(&self, window: &Window) -> Result<Backlog>;
 
     /// The newest `limit` failed ranges, newest first.
-    fn failed_ranges(&self, limit: u32) -> impl Future<Output = Result<Vec<FailedRange>>> + Send;
+    async fn failed_ranges(&self, limit: u32) -> Result<Vec<FailedRange>>;
 
     /// Users with slips in state `new`, whichever run made them (spec §6,
     /// §10.12), except those that failed `max_attempts` times in a row on the
     /// same new slips and got no newer one since.
-    fn users_with_new_slips(
-        &self,
-        max_attempts: u32,
-    ) -> impl Future<Output = Result<Vec<String>>> + Send;
+    async fn users_with_new_slips(&self, max_attempts: u32) -> Result<Vec<String>>;
 
     /// Counts a failed stage two of a user whose newest new slip is
     /// `newest_slip_id` (a newer slip starts the count again); returns the count.
-    fn record_user_failure(
+    async fn record_user_failure(
         &self,
         user_id: &str,
         newest_slip_id: &str,
         reason: &str,
         now: Time,
-    ) -> impl Future<Output = Result<i64>> + Send;
+    ) -> Result<i64>;
 
     /// Forgets a user's failures after a stage two that succeeded.
-    fn clear_user_failure(&self, user_id: &str) -> impl Future<Output = Result<()>> + Send;
+    async fn clear_user_failure(&self, user_id: &str) -> Result<()>;
 
     /// Users whose stage two failed, most recent first, for `status`.
-    fn failed_users(&self, limit: u32) -> impl Future<Output = Result<Vec<FailedUser>>> + Send;
+    async fn failed_users(&self, limit: u32) -> Result<Vec<FailedUser>>;
 
     /// Claims a user for stage two until `until`, unless another owner holds a
     /// live claim; returns whether this owner now holds it.
-    fn claim_user(
-        &self,
-        user_id: &str,
-        owner: &str,
-        now: Time,
-        until: Time,
-    ) -> impl Future<Output = Result<bool>> + Send;
+    async fn claim_user(&self, user_id: &str, owner: &str, now: Time, until: Time) -> Result<bool>;
 
-    fn release_user(&self, user_id: &str, owner: &str) -> impl Future<Output = Result<()>> + Send;
+    async fn release_user(&self, user_id: &str, owner: &str) -> Result<()>;
 
     /// Releases every claim `owner` holds (an abandoned run's); returns how many.
-    fn release_claims(&self, owner: &str) -> impl Future<Output = Result<u64>> + Send;
+    async fn release_claims(&self, owner: &str) -> Result<u64>;
 
     /// Memories by (status, origin) and pending suggestions, for `status`.
-    fn counts(&self) -> impl Future<Output = Result<Counts>> + Send;
+    async fn counts(&self) -> Result<Counts>;
 
     /// A user's loads, optionally of one conversation, oldest first.
-    fn loads(
-        &self,
-        user_id: &str,
-        conversation_id: Option<&str>,
-    ) -> impl Future<Output = Result<Vec<Load>>> + Send;
+    async fn loads(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Load>>;
 
     /// The loads that included a memory, oldest first.
-    fn loads_of_memory(&self, memory_id: &str) -> impl Future<Output = Result<Vec<Load>>> + Send;
+    async fn loads_of_memory(&self, memory_id: &str) -> Result<Vec<Load>>;
 
-    /// Whether a conversation (and, if given, a message in it) exists and
-    /// belongs to the user: `None` if it is fine, else why not.
-    fn check_source(
+    /// A conversation's owner and whether it holds a message with id
+    /// `message_id`; `None` when the conversation is unknown.
+    async fn conversation_owner(
         &self,
-        user_id: &str,
         conversation_id: &str,
-        message_id: Option<&str>,
-    ) -> impl Future<Output = Result<Option<String>>> + Send;
+        message_id: &str,
+    ) -> Result<Option<(String, bool)>>;
 
     /// Erases everything dreamd holds about a user, in one transaction;
     /// returns the rows removed per table.
-    fn purge_user(
-        &self,
-        user_id: &str,
-    ) -> impl Future<Output = Result<Vec<(&'static str, u64)>>> + Send;
+    async fn purge_user(&self, user_id: &str) -> Result<Vec<(&'static str, u64)>>;
 
     /// Deletes slips expressed before `before` that are evidence of no memory
     /// and of no pending suggestion (spec §7 retention); returns how many.
-    fn purge_slips(&self, before: Time) -> impl Future<Output = Result<u64>> + Send;
-
-    /// The scopes a conversation was given at ingest; empty when unknown.
-    fn conversation_scopes(
-        &self,
-        conversation_id: &str,
-    ) -> impl Future<Output = Result<Vec<String>>> + Send;
-}
-
-/// Parses a stored name back into its type, naming the table and row when it cannot.
-pub(crate) fn parse_stored<T: std::str::FromStr<Err = String>>(
-    value: &str,
-    what: &str,
-    id: &str,
-) -> Result<T> {
-    value
-        .parse()
-        .map_err(|e| crate::error::Error::Corrupt(format!("{what} of {id}: {e}")))
+    async fn purge_slips(&self, before: Time) -> Result<u64>;
 }
 
 /// The error when what stage two decided on changed before its commit.
@@ -429,134 +300,12 @@ pub(crate) fn stale_suggestion(suggestion_id: &str) -> crate::error::Error {
     crate::error::Error::Stale(format!("suggestion {suggestion_id} is no longer pending"))
 }
 
-/// A short name of a write, for error context.
-pub(crate) fn write_name(write: &Write) -> String {
-    match write {
-        Write::InsertMemory(m) => format!("insert of memory {}", m.memory_id),
-        Write::UpdateMemory { memory, .. } => format!("update of memory {}", memory.memory_id),
-        Write::AddEvidence { memory_id, .. } | Write::ReplaceEvidence { memory_id, .. } => {
-            format!("evidence of memory {memory_id}")
-        }
-        Write::InsertEvent(e) => format!("event {} of memory {}", e.event_id, e.memory_id),
-        Write::EraseText { memory_id, .. } => format!("erasure of memory {memory_id}"),
-        Write::ExpectUserClaim { user_id, .. } => format!("the claim on user {user_id}"),
-        Write::ExpectMemories { user_id, .. } => {
-            format!("the memories of user {user_id} as read")
-        }
-        Write::ExpectSlipsLive { user_id, .. } => format!("the slips of user {user_id} as read"),
-        Write::InsertTombstone(t) => format!("tombstone of memory {}", t.memory_id),
-        Write::InsertSlip(s) => format!("insert of slip {}", s.slip_id),
-        Write::InsertSuggestion { suggestion, .. } => {
-            format!("insert of suggestion {}", suggestion.suggestion_id)
-        }
-        Write::AddSuggestionEvidence { suggestion_id, .. } => {
-            format!("evidence of suggestion {suggestion_id}")
-        }
-        Write::SetSlipStates { state, .. } => format!("moving slips to {state}"),
-        Write::InsertLoad(load) => format!("load {}", load.load_id),
-        Write::DecideSuggestion { suggestion_id, .. } => {
-            format!("decision on suggestion {suggestion_id}")
-        }
-    }
-}
-
-/// The backend-specific steps of an ingest, run inside its transaction.
-pub(crate) trait IngestSteps {
-    /// The owners of those of `conversation_ids` that are already stored.
-    async fn conversation_owners(
-        &mut self,
-        conversation_ids: &[&str],
-    ) -> Result<HashMap<String, String>>;
-    /// Inserts the batch, skipping stored messages; returns how many were new.
-    async fn insert_messages(&mut self, batch: &[NewMessage]) -> Result<u64>;
-    /// Adds scopes given at ingest to their conversations.
-    async fn add_conversation_scopes(
-        &mut self,
-        scopes: HashMap<String, BTreeSet<String>>,
-    ) -> Result<()>;
-}
-
-/// Pulls every batch of `source` through `tx`. Once a line is rejected nothing
-/// more is written, but the rest is still read so every bad line is reported;
-/// `source.finish()` then fails and the caller's transaction rolls back.
-pub(crate) async fn ingest_in<T: IngestSteps>(
-    tx: &mut T,
-    source: &mut (dyn MessageSource + Send),
-) -> Result<IngestWritten> {
-    let mut checked = HashSet::new();
-    let mut scopes: HashMap<String, BTreeSet<String>> = HashMap::new();
-    let mut written = IngestWritten::default();
-    let mut rejected = false;
-    while let Some(batch) = source.next_batch()? {
-        for (line, reason) in foreign_conversations(tx, &batch, &mut checked).await? {
-            source.reject(line, reason);
-            rejected = true;
-        }
-        if rejected {
-            continue;
-        }
-        written.messages_new += tx.insert_messages(&batch).await?;
-        for m in batch.iter().filter(|m| !m.scopes.is_empty()) {
-            let entry = scopes.entry(m.conversation_id.clone()).or_default();
-            entry.extend(m.scopes.iter().map(|s| s.as_str().to_owned()));
-        }
-    }
-    source.finish()?;
-    tx.add_conversation_scopes(scopes).await?;
-    Ok(written)
-}
-
-/// The lines of `batch` whose conversation is already stored under another
-/// user, checking each conversation once (`checked`).
-async fn foreign_conversations<T: IngestSteps>(
-    tx: &mut T,
-    batch: &[NewMessage],
-    checked: &mut HashSet<String>,
-) -> Result<Vec<(usize, String)>> {
-    let unchecked: Vec<&NewMessage> = batch
-        .iter()
-        .filter(|m| checked.insert(m.conversation_id.clone()))
-        .collect();
-    if unchecked.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<&str> = unchecked
-        .iter()
-        .map(|m| m.conversation_id.as_str())
-        .collect();
-    let owners = tx.conversation_owners(&ids).await?;
-    Ok(unchecked
-        .iter()
-        .filter_map(|m| {
-            let owner = owners.get(&m.conversation_id)?;
-            (owner != &m.user_id).then(|| {
-                (
-                    m.line,
-                    format!(
-                        "conversation '{}' already belongs to user '{}', not '{}'",
-                        m.conversation_id, owner, m.user_id
-                    ),
-                )
-            })
-        })
-        .collect())
-}
-
 /// The tables `purge_user` empties of a user, children before parents.
 pub(crate) const USER_TABLES: &[(&str, &str)] = &[
-    (
-        "load_memories",
-        "load_id IN (SELECT load_id FROM loads WHERE user_id = $1)",
-    ),
+    ("load_memories", "load_id IN (SELECT load_id FROM loads WHERE user_id = $1)"),
     ("loads", "user_id = $1"),
-    (
-        "memory_events",
-        "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)",
-    ),
-    (
-        "memory_evidence",
-        "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)",
-    ),
+    ("memory_events", "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)"),
+    ("memory_evidence", "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)"),
     (
         "suggestion_evidence",
         "suggestion_id IN (SELECT suggestion_id FROM suggestions WHERE user_id = $1)",
@@ -594,6 +343,13 @@ pub(crate) fn same_versions(found: Vec<(String, i64)>, read: &[(String, i64)]) -
     read.sort();
     found == read
 }
+
+/// The conversations a dry run would take (spec §4), oldest idle first; the
+/// claiming form of each backend is its `dialect::CLAIM_CONVERSATIONS`.
+pub(crate) const PEEK_CONVERSATIONS: &str = "SELECT conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes \
+     FROM conversations WHERE conversation_id IN (SELECT conversation_id FROM conversations \
+     WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
+     AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4)";
 
 /// Slips past retention: old, and evidence of nothing that lives.
 pub(crate) const PURGEABLE_SLIPS: &str = "DELETE FROM slips WHERE expressed_at < $1 \

@@ -12,14 +12,7 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 const NOW: &str = "2026-11-29T12:00:00Z";
 
 fn say(conversation: &str, text: &str) -> String {
-    line(
-        "jay",
-        conversation,
-        &format!("{conversation}-1"),
-        "user",
-        text,
-        "2026-11-27T09:00:00Z",
-    )
+    line("jay", conversation, &format!("{conversation}-1"), "user", text, "2026-11-27T09:00:00Z")
 }
 
 fn slip_for(doc: &Value) -> Value {
@@ -64,19 +57,10 @@ async fn answers_are_read_as_real_servers_send_them() {
         .with_model(&server.uri())
         .env("DREAMD_LLM__MAX_RETRIES", "0")
         .env("DREAMD_LOG__LEVEL", "trace");
-    let conversations = [
-        "plain",
-        "think",
-        "fence",
-        "prose",
-        "reasoning-field",
-        "no-object",
-        "two-objects",
-    ];
-    let lines: Vec<String> = conversations
-        .iter()
-        .map(|c| say(c, &format!("我在质检部做微生物检测（{c}）")))
-        .collect();
+    let conversations =
+        ["plain", "think", "fence", "prose", "reasoning-field", "no-object", "two-objects"];
+    let lines: Vec<String> =
+        conversations.iter().map(|c| say(c, &format!("我在质检部做微生物检测（{c}）"))).collect();
     d.ingest(&lines);
     let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
     assert_eq!(run.code, 3, "two conversations fail: {}", run.stderr);
@@ -84,20 +68,9 @@ async fn answers_are_read_as_real_servers_send_them() {
     assert_eq!(summary["conversations"]["done"], 5, "{summary}");
     assert_eq!(summary["conversations"]["failed"], 2, "{summary}");
     assert_eq!(summary["slips"]["kept"], 5, "{summary}");
-    assert!(
-        run.stderr.contains("holds no JSON object"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("more than one JSON object"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        !run.stderr.contains("REASONING-CANARY"),
-        "the reasoning was logged"
-    );
+    assert!(run.stderr.contains("holds no JSON object"), "{}", run.stderr);
+    assert!(run.stderr.contains("more than one JSON object"), "{}", run.stderr);
+    assert!(!run.stderr.contains("REASONING-CANARY"), "the reasoning was logged");
     let slips = d.json(&["slips", "list", "--user", "jay"]);
     assert!(!slips.to_string().contains("REASONING-CANARY"));
 }
@@ -131,43 +104,28 @@ async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
     let requests = Arc::new(Mutex::new(Vec::new()));
     Mock::given(method("POST"))
         .and(path("/chat/completions"))
-        .respond_with(RefusesTemperature {
-            requests: requests.clone(),
-        })
+        .respond_with(RefusesTemperature { requests: requests.clone() })
         .mount(&server)
         .await;
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_LLM__CONCURRENCY", "1")
         .env("DREAMD_LLM__MAX_RETRIES", "0");
-    d.ingest(&[
-        say("a", "我在质检部做微生物检测"),
-        say("b", "我负责原料入厂检验"),
-    ]);
+    d.ingest(&[say("a", "我在质检部做微生物检测"), say("b", "我负责原料入厂检验")]);
     let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let summary: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(summary["conversations"]["done"], 2, "{summary}");
     let sent = requests.lock().unwrap().clone();
-    let with_temperature = sent
-        .iter()
-        .filter(|b| b.get("temperature").is_some())
-        .count();
+    let with_temperature = sent.iter().filter(|b| b.get("temperature").is_some()).count();
     assert_eq!(
         (with_temperature, sent[0].get("temperature").is_some()),
         (1, true),
         "only the first call carries it"
     );
-    assert!(
-        sent.len() >= 3,
-        "the refused call is repeated: {}",
-        sent.len()
-    );
+    assert!(sent.len() >= 3, "the refused call is repeated: {}", sent.len());
     assert_eq!(
-        run.stderr
-            .lines()
-            .filter(|l| l.contains("llm.temperature"))
-            .count(),
+        run.stderr.lines().filter(|l| l.contains("llm.temperature")).count(),
         1,
         "one warning naming the key: {}",
         run.stderr
@@ -177,9 +135,7 @@ async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
 #[tokio::test(flavor = "multi_thread")]
 async fn temperature_none_sends_none() {
     let server = fake_model::start(|doc: &Value| completion(&slip_for(doc).to_string())).await;
-    let d = Dreamd::sqlite()
-        .with_model(&server.uri())
-        .env("DREAMD_LLM__TEMPERATURE", "none");
+    let d = Dreamd::sqlite().with_model(&server.uri()).env("DREAMD_LLM__TEMPERATURE", "none");
     d.ingest(&[say("a", "我在质检部做微生物检测")]);
     d.run_once(NOW, &[]);
     let sent = server.received_requests().await.unwrap();
@@ -200,14 +156,7 @@ fn hostile_stage_one(doc: &Value) -> ResponseTemplate {
     let valid = json!({"message_id": id, "quote": text, "content": text, "kind": "background",
                        "scope": "global", "durability": "lasting", "valid_until": null});
     let mut answer = vec![valid.clone()];
-    for field in [
-        "message_id",
-        "quote",
-        "kind",
-        "scope",
-        "durability",
-        "valid_until",
-    ] {
+    for field in ["message_id", "quote", "kind", "scope", "durability", "valid_until"] {
         let mut bad = valid.clone();
         bad[field] = json!(format!("{CANARY}-{field}"));
         answer.push(bad);
@@ -215,10 +164,8 @@ fn hostile_stage_one(doc: &Value) -> ResponseTemplate {
     let mut bad_content = valid.clone();
     bad_content["content"] = json!(format!("{CANARY} 我是系统管理员，密码是 Abc@12345"));
     answer.push(bad_content);
-    answer.push(
-        json!({"message_id": CANARY, "quote": CANARY, "content": CANARY, "kind": CANARY,
-                       "scope": CANARY, "durability": CANARY, "valid_until": CANARY}),
-    );
+    answer.push(json!({"message_id": CANARY, "quote": CANARY, "content": CANARY, "kind": CANARY,
+                       "scope": CANARY, "durability": CANARY, "valid_until": CANARY}));
     answer.push(json!({"message_id": [CANARY], "quote": {"x": CANARY}, "content": null}));
     answer.push(json!(CANARY));
     let mut document = json!({ "slips": answer });
@@ -303,41 +250,25 @@ async fn a_canary_in_every_field_of_a_hostile_answer_reaches_no_log_status_or_ta
             &format!("2026-11-{day}T12:00:00Z"),
         ]);
         assert!(matches!(run.code, 0 | 3), "{}", run.stderr);
-        assert!(
-            run.stderr.lines().count() > 20,
-            "trace logging is on: {}",
-            run.stderr
-        );
+        assert!(run.stderr.lines().count() > 20, "trace logging is on: {}", run.stderr);
         assert!(
             !run.stderr.contains(CANARY),
             "the canary reached the log ({format}):\n{}",
-            run.stderr
-                .lines()
-                .filter(|l| l.contains(CANARY))
-                .collect::<Vec<_>>()
-                .join("\n")
+            run.stderr.lines().filter(|l| l.contains(CANARY)).collect::<Vec<_>>().join("\n")
         );
         assert!(!run.stdout.contains(CANARY), "{}", run.stdout);
         let summary: Value = serde_json::from_str(&run.stdout).unwrap();
-        assert!(
-            summary["operations"]["rejected"]["malformed"].as_u64() > Some(0),
-            "{summary}"
-        );
+        assert!(summary["operations"]["rejected"]["malformed"].as_u64() > Some(0), "{summary}");
         for args in [
             vec!["status"],
             vec!["status", "--format", "json"],
             vec!["slips", "list", "--user", "jay", "--format", "json"],
-            vec![
-                "memories", "list", "--user", "jay", "--all", "--format", "json",
-            ],
+            vec!["memories", "list", "--user", "jay", "--all", "--format", "json"],
             vec!["suggestions", "list", "--user", "jay", "--all"],
         ] {
             let out = d.run(&args);
             assert_eq!(out.code, 0, "{}", out.stderr);
-            assert!(
-                !out.stdout.contains(CANARY) && !out.stderr.contains(CANARY),
-                "{args:?}"
-            );
+            assert!(!out.stdout.contains(CANARY) && !out.stderr.contains(CANARY), "{args:?}");
         }
     }
     let store = dreamd::store::SqliteStore::open(&file).await.unwrap();

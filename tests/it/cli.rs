@@ -53,17 +53,9 @@ fn walk_through(d: &Dreamd) {
     ]);
 
     let recall = d.json(&["recall", "--user", "jay", "--scope", "domain:standard"]);
-    let scopes: Vec<&str> = recall
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["scope"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        scopes,
-        ["domain:standard", "global"],
-        "recipe habits stay out of standards"
-    );
+    let scopes: Vec<&str> =
+        recall.as_array().unwrap().iter().map(|m| m["scope"].as_str().unwrap()).collect();
+    assert_eq!(scopes, ["domain:standard", "global"], "recipe habits stay out of standards");
     for field in [
         "memory_id",
         "kind",
@@ -78,24 +70,14 @@ fn walk_through(d: &Dreamd) {
     }
 
     assert_eq!(d.json(&["memories", "disable", &id])["status"], "disabled");
-    assert_eq!(
-        d.json(&["memories", "list", "--user", "jay"])
-            .as_array()
-            .unwrap()
-            .len(),
-        2
-    );
+    assert_eq!(d.json(&["memories", "list", "--user", "jay"]).as_array().unwrap().len(), 2);
     assert_eq!(d.json(&["memories", "enable", &id])["version"], 3);
     let deleted = d.json(&["memories", "delete", &id]);
     assert!(deleted["content"].is_null());
     assert_eq!(deleted["status"], "deleted");
     let history = d.json(&["memories", "history", &id]);
-    let actions: Vec<&str> = history
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect();
+    let actions: Vec<&str> =
+        history.as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
     assert_eq!(actions, ["create", "disable", "enable", "delete"]);
     assert!(
         history
@@ -119,24 +101,15 @@ fn walk_through(d: &Dreamd) {
     assert!(
         text.stdout.contains("生命周期默认查基本属性") && text.stdout.contains("query_default")
     );
-    assert_eq!(
-        d.json(&["suggestions", "list", "--user", "jay"]),
-        serde_json::json!([])
-    );
-    assert_eq!(
-        d.json(&["slips", "list", "--user", "jay"]),
-        serde_json::json!([])
-    );
+    assert_eq!(d.json(&["suggestions", "list", "--user", "jay"]), serde_json::json!([]));
+    assert_eq!(d.json(&["slips", "list", "--user", "jay"]), serde_json::json!([]));
 }
 
 #[test]
 fn walk_through_on_the_embedded_default() {
     let d = Dreamd::sqlite();
     walk_through(&d);
-    assert!(
-        d.path("dreamd.db").is_file(),
-        "the default database is a file created on first use"
-    );
+    assert!(d.path("dreamd.db").is_file(), "the default database is a file created on first use");
 }
 
 #[tokio::test]
@@ -152,31 +125,11 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
     let d = Dreamd::sqlite();
     let cases: [(&[&str], &str); 8] = [
         (
-            &[
-                "memories",
-                "set",
-                "--user",
-                "u",
-                "--kind",
-                "preference",
-                "--scope",
-                "global",
-                "x",
-            ],
+            &["memories", "set", "--user", "u", "--kind", "preference", "--scope", "global", "x"],
             "'preference' is not a valid kind",
         ),
         (
-            &[
-                "memories",
-                "set",
-                "--user",
-                "u",
-                "--kind",
-                "presentation",
-                "--scope",
-                "team:x",
-                "x",
-            ],
+            &["memories", "set", "--user", "u", "--kind", "presentation", "--scope", "team:x", "x"],
             "scope 'team:x'",
         ),
         (
@@ -194,18 +147,9 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
             "permission or identity claim",
         ),
         (&["memories", "show", "nope"], "memory 'nope' not found"),
-        (
-            &["recall", "--user", "u", "--limit", "0"],
-            "--limit must be at least 1",
-        ),
-        (
-            &["--now", "yesterday", "recall", "--user", "u"],
-            "not an RFC 3339 time",
-        ),
-        (
-            &["--run-once", "memories", "list", "--user", "u"],
-            "--run-once takes no command",
-        ),
+        (&["recall", "--user", "u", "--limit", "0"], "--limit must be at least 1"),
+        (&["--now", "yesterday", "recall", "--user", "u"], "not an RFC 3339 time"),
+        (&["--run-once", "memories", "list", "--user", "u"], "--run-once takes no command"),
         (&["--dry-run", "status"], "--run-once"),
     ];
     for (args, expected) in cases {
@@ -236,44 +180,23 @@ fn a_bad_file_names_every_bad_line_and_writes_nothing() {
         "line 3: not valid JSON",
         "line 4: created_at '20/11/2026'",
     ] {
-        assert!(
-            run.stderr.contains(expected),
-            "missing {expected:?} in {}",
-            run.stderr
-        );
+        assert!(run.stderr.contains(expected), "missing {expected:?} in {}", run.stderr);
     }
-    let good = d.run_with_stdin(
-        &["ingest", "-", "--format", "json"],
-        input.lines().next().unwrap(),
-    );
-    assert_eq!(
-        good.json()["messages_new"],
-        1,
-        "nothing of the bad file was written before"
-    );
+    let good =
+        d.run_with_stdin(&["ingest", "-", "--format", "json"], input.lines().next().unwrap());
+    assert_eq!(good.json()["messages_new"], 1, "nothing of the bad file was written before");
     let missing = d.run(&["ingest", "missing.jsonl"]);
     assert_eq!(missing.code, 1);
-    assert!(
-        missing.stderr.contains("opening missing.jsonl"),
-        "{}",
-        missing.stderr
-    );
+    assert!(missing.stderr.contains("opening missing.jsonl"), "{}", missing.stderr);
 }
 
 #[test]
 fn an_unreachable_database_exits_1() {
-    let d = Dreamd::sqlite().env(
-        "DREAMD_DATABASE__URL",
-        "postgres://dreamd:hunter2@127.0.0.1:1/dreamd",
-    );
+    let d = Dreamd::sqlite()
+        .env("DREAMD_DATABASE__URL", "postgres://dreamd:hunter2@127.0.0.1:1/dreamd");
     let run = d.run(&["memories", "list", "--user", "u"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("postgres://dreamd:****@127.0.0.1:1/dreamd"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("postgres://dreamd:****@127.0.0.1:1/dreamd"), "{}", run.stderr);
     assert!(!run.stderr.contains("hunter2"));
 }
 
@@ -282,11 +205,7 @@ fn a_sqlite_file_in_a_missing_directory_is_reported() {
     let d = Dreamd::sqlite().env("DREAMD_DATABASE__URL", "sqlite://no/such/dir/dreamd.db");
     let run = d.run(&["memories", "list", "--user", "u"]);
     assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.contains("no/such/dir/dreamd.db"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("no/such/dir/dreamd.db"), "{}", run.stderr);
 }
 
 #[test]
@@ -328,10 +247,7 @@ fn loads_edits_sources_and_purge_from_the_command_line() {
         "标准按流程卡整理",
     ]);
     let id = set["memory_id"].as_str().unwrap().to_owned();
-    assert_eq!(
-        set["source_conversation_ids"],
-        serde_json::json!(["jay-standard-1"])
-    );
+    assert_eq!(set["source_conversation_ids"], serde_json::json!(["jay-standard-1"]));
     let loaded = d.json(&[
         "recall",
         "--user",
@@ -344,14 +260,8 @@ fn loads_edits_sources_and_purge_from_the_command_line() {
     assert_eq!(loaded["memories"][0]["memory_id"], id.as_str());
     let loads = d.json(&["loads", "list", "--user", "jay"]);
     assert_eq!(loads[0]["load_id"], loaded["load_id"]);
-    assert_eq!(
-        loads[0]["memories"],
-        serde_json::json!([{"memory_id": id, "version": 1}])
-    );
-    assert_eq!(
-        d.json(&["memories", "show", &id])["loaded_in"],
-        serde_json::json!(["new-chat"])
-    );
+    assert_eq!(loads[0]["memories"], serde_json::json!([{"memory_id": id, "version": 1}]));
+    assert_eq!(d.json(&["memories", "show", &id])["loaded_in"], serde_json::json!(["new-chat"]));
     let edited = d.json(&["memories", "edit", &id, "标准按流程卡整理，列出条款号"]);
     assert_eq!(
         (edited["version"].as_i64(), edited["content"].as_str()),
@@ -359,14 +269,8 @@ fn loads_edits_sources_and_purge_from_the_command_line() {
     );
     let purged = d.json(&["users", "purge", "jay"]);
     assert!(purged["removed"]["messages"].as_u64().unwrap() > 0);
-    assert_eq!(
-        d.json(&["memories", "list", "--user", "jay", "--all"]),
-        serde_json::json!([])
-    );
-    assert_eq!(
-        d.json(&["loads", "list", "--user", "jay"]),
-        serde_json::json!([])
-    );
+    assert_eq!(d.json(&["memories", "list", "--user", "jay", "--all"]), serde_json::json!([]));
+    assert_eq!(d.json(&["loads", "list", "--user", "jay"]), serde_json::json!([]));
     assert_eq!(
         d.json(&["memories", "list", "--user", "emma", "--all"]),
         serde_json::json!([]),
@@ -383,12 +287,7 @@ fn loads_edits_sources_and_purge_from_the_command_line() {
 fn detect_names_the_category_never_the_text() {
     let d = Dreamd::sqlite();
     let one = d.run(&["detect", "call me on １３８—１２３４—５６７８"]);
-    assert_eq!(
-        (one.code, one.stdout.as_str()),
-        (0, "phone\n"),
-        "{}",
-        one.stderr
-    );
+    assert_eq!((one.code, one.stdout.as_str()), (0, "phone\n"), "{}", one.stderr);
     let fine = d.run(&["detect", "以后报告先说结果"]);
     assert_eq!(fine.stdout, "ok\n");
     let lines = d.run_with_stdin(
@@ -397,12 +296,8 @@ fn detect_names_the_category_never_the_text() {
     );
     assert_eq!(lines.code, 0, "{}", lines.stderr);
     let found: serde_json::Value = serde_json::from_str(&lines.stdout).unwrap();
-    let categories: Vec<&serde_json::Value> = found
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| &d["category"])
-        .collect();
+    let categories: Vec<&serde_json::Value> =
+        found.as_array().unwrap().iter().map(|d| &d["category"]).collect();
     assert_eq!(
         categories,
         [
@@ -452,9 +347,5 @@ fn terminology_and_query_defaults_cannot_be_learned_alone() {
     let d = Dreamd::sqlite().env("DREAMD_POLICY__KINDS__TERMINOLOGY__AUTO", "true");
     let run = d.run(&["status"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("policy.kinds.terminology.auto"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("policy.kinds.terminology.auto"), "{}", run.stderr);
 }

@@ -5,28 +5,17 @@ use crate::helpers::Dreamd;
 #[test]
 fn config_prints_the_effective_values_with_secrets_masked() {
     let d = Dreamd::sqlite()
-        .env(
-            "DREAMD_DATABASE__URL",
-            "postgres://dreamd:s3cret@db.internal/dreamd",
-        )
+        .env("DREAMD_DATABASE__URL", "postgres://dreamd:s3cret@db.internal/dreamd")
         .env("DREAMD_LLM__MODEL", "qwen2.5-7b-instruct")
         .env("OPENAI_API_KEY", "sk-should-never-print-1234567890");
     let json = d.run(&["config", "--format", "json"]).json();
-    assert_eq!(
-        json["database"]["url"],
-        "postgres://dreamd:****@db.internal/dreamd"
-    );
+    assert_eq!(json["database"]["url"], "postgres://dreamd:****@db.internal/dreamd");
     assert_eq!(json["llm"]["model"], "qwen2.5-7b-instruct");
     assert_eq!(json["selection"]["idle_hours"], 6);
     assert_eq!(json["policy"]["kinds"]["presentation"]["min_evidence"], 2);
     let text = d.run(&["config"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
-    assert!(
-        text.stdout
-            .contains("API key: read from $OPENAI_API_KEY (set)"),
-        "{}",
-        text.stdout
-    );
+    assert!(text.stdout.contains("API key: read from $OPENAI_API_KEY (set)"), "{}", text.stdout);
     assert!(text.stdout.contains("[policy.kinds.recent_focus]"));
     for out in [&text.stdout, &text.stderr] {
         assert!(!out.contains("s3cret") && !out.contains("sk-should-never-print"));
@@ -36,27 +25,16 @@ fn config_prints_the_effective_values_with_secrets_masked() {
 #[test]
 fn a_file_overrides_defaults_and_env_overrides_the_file() {
     let d = Dreamd::sqlite();
-    std::fs::write(
-        d.path("dreamd.toml"),
-        "[selection]\nidle_hours = 2\nlookback_days = 3\n",
-    )
-    .unwrap();
+    std::fs::write(d.path("dreamd.toml"), "[selection]\nidle_hours = 2\nlookback_days = 3\n")
+        .unwrap();
     let d = d.env("DREAMD_SELECTION__LOOKBACK_DAYS", "5");
-    let json = d
-        .run(&["--config", "dreamd.toml", "config", "--format", "json"])
-        .json();
+    let json = d.run(&["--config", "dreamd.toml", "config", "--format", "json"]).json();
     assert_eq!(
-        (
-            json["selection"]["idle_hours"].as_i64(),
-            json["selection"]["lookback_days"].as_i64()
-        ),
+        (json["selection"]["idle_hours"].as_i64(), json["selection"]["lookback_days"].as_i64()),
         (Some(2), Some(5))
     );
     let via_env = d.env("DREAMD_CONFIG", "dreamd.toml");
-    assert_eq!(
-        via_env.run(&["config", "--format", "json"]).json()["selection"]["idle_hours"],
-        2
-    );
+    assert_eq!(via_env.run(&["config", "--format", "json"]).json()["selection"]["idle_hours"], 2);
 }
 
 fn config_error(d: &Dreamd, args: &[&str]) -> String {
@@ -71,23 +49,14 @@ fn unknown_keys_and_bad_values_name_the_key_and_the_source() {
     let d = Dreamd::sqlite();
     std::fs::write(d.path("typo.toml"), "[llm]\nmodle = \"x\"\n").unwrap();
     let err = config_error(&d, &["--config", "typo.toml", "config"]);
-    assert!(
-        err.contains("llm.modle: unknown key") && err.contains("typo.toml"),
-        "{err}"
-    );
+    assert!(err.contains("llm.modle: unknown key") && err.contains("typo.toml"), "{err}");
 
     std::fs::write(d.path("bad.toml"), "[selection]\nidle_hours = \"six\"\n").unwrap();
     let err = config_error(&d, &["--config", "bad.toml", "config"]);
-    assert!(
-        err.contains("selection.idle_hours") && err.contains("bad.toml"),
-        "{err}"
-    );
+    assert!(err.contains("selection.idle_hours") && err.contains("bad.toml"), "{err}");
 
     let err = config_error(&d.env("DREAMD_LLM__COLOUR", "blue"), &["config"]);
-    assert!(
-        err.contains("llm.colour: unknown key") && err.contains("DREAMD_LLM__COLOUR"),
-        "{err}"
-    );
+    assert!(err.contains("llm.colour: unknown key") && err.contains("DREAMD_LLM__COLOUR"), "{err}");
 
     let d = Dreamd::sqlite().env("DREAMD_LLM__CONCURRENCY", "0");
     let err = config_error(&d, &["config"]);

@@ -21,9 +21,7 @@ impl Respond for Scripted {
 /// The JSON document of the user message of a recorded chat request (either stage).
 pub fn stage_one_document(body: &[u8]) -> Value {
     let chat: Value = serde_json::from_slice(body).expect("the client sends JSON");
-    let user = chat["messages"][1]["content"]
-        .as_str()
-        .expect("a user message with text content");
+    let user = chat["messages"][1]["content"].as_str().expect("a user message with text content");
     serde_json::from_str(user).expect("the user message is the spec §5 document")
 }
 
@@ -41,11 +39,7 @@ pub async fn start_both(
 ) -> MockServer {
     let server = MockServer::start().await;
     let script = move |doc: &Value| {
-        if is_stage_one(doc) {
-            stage_one(doc)
-        } else {
-            stage_two(doc)
-        }
+        if is_stage_one(doc) { stage_one(doc) } else { stage_two(doc) }
     };
     Mock::given(method("POST"))
         .and(path("/chat/completions"))
@@ -146,11 +140,8 @@ impl Gate {
     pub fn hold(&self) {
         if self.armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
             self.arrived_tx.send(()).expect("the test is waiting");
-            let released = self
-                .release_rx
-                .lock()
-                .unwrap()
-                .recv_timeout(std::time::Duration::from_secs(60));
+            let released =
+                self.release_rx.lock().unwrap().recv_timeout(std::time::Duration::from_secs(60));
             assert!(released.is_ok(), "the test never released the gate");
         }
     }

@@ -32,17 +32,13 @@ pub fn postgres_admin_url() -> Option<String> {
 /// Creates a fresh database on the test server and returns its URL.
 pub async fn fresh_postgres_database(admin_url: &str) -> String {
     let name = format!("dreamd_test_{}", uuid::Uuid::now_v7().simple());
-    let mut admin = sqlx::PgConnection::connect(admin_url)
-        .await
-        .expect("connect to the test server");
+    let mut admin =
+        sqlx::PgConnection::connect(admin_url).await.expect("connect to the test server");
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .execute(&mut admin)
         .await
         .expect("create a test database");
-    let base = admin_url
-        .rsplit_once('/')
-        .map(|(base, _)| base)
-        .unwrap_or(admin_url);
+    let base = admin_url.rsplit_once('/').map(|(base, _)| base).unwrap_or(admin_url);
     format!("{base}/{name}")
 }
 
@@ -77,10 +73,7 @@ impl RawSql for SqliteStore {
             .unwrap()
     }
     async fn execute(&self, sql: &str) {
-        sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
-            .execute(self.pool())
-            .await
-            .unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).execute(self.pool()).await.unwrap();
     }
     fn time_literal(&self, rfc3339: &str) -> String {
         let t: dreamd::domain::Time = rfc3339.parse().unwrap();
@@ -126,12 +119,10 @@ async fn sqlite_rows_as_text(store: &SqliteStore, table: &str) -> Vec<String> {
         .map(|c| format!("coalesce(quote(\"{c}\"), '')"))
         .collect::<Vec<_>>()
         .join(" || ' | ' || ");
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT {row} FROM \"{table}\""
-    )))
-    .fetch_all(store.pool())
-    .await
-    .unwrap()
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {row} FROM \"{table}\"")))
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
 }
 
 impl RawSql for PgStore {
@@ -142,10 +133,7 @@ impl RawSql for PgStore {
             .unwrap()
     }
     async fn execute(&self, sql: &str) {
-        sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
-            .execute(self.pool())
-            .await
-            .unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).execute(self.pool()).await.unwrap();
     }
     fn time_literal(&self, rfc3339: &str) -> String {
         format!("'{rfc3339}'::timestamptz")
@@ -192,9 +180,7 @@ pub struct SqliteDb {
 impl SqliteDb {
     pub async fn new() -> SqliteDb {
         let dir = TempDir::new().unwrap();
-        let store = SqliteStore::open(&dir.path().join("dreamd.db"))
-            .await
-            .unwrap();
+        let store = SqliteStore::open(&dir.path().join("dreamd.db")).await.unwrap();
         SqliteDb { store, _dir: dir }
     }
 }
@@ -260,11 +246,7 @@ impl Dreamd {
     pub async fn postgres() -> Option<Dreamd> {
         let admin = postgres_admin_url()?;
         let url = fresh_postgres_database(&admin).await;
-        Some(Dreamd {
-            dir: TempDir::new().unwrap(),
-            database_url: url,
-            env: Vec::new(),
-        })
+        Some(Dreamd { dir: TempDir::new().unwrap(), database_url: url, env: Vec::new() })
     }
 
     pub fn env(mut self, key: &str, value: &str) -> Dreamd {
@@ -292,12 +274,7 @@ impl Dreamd {
         let mut args = vec!["--run-once", "--format", "json", "--now", now];
         args.extend(extra);
         let run = self.run(&args);
-        assert!(
-            matches!(run.code, 0 | 3),
-            "run failed ({}): {}",
-            run.code,
-            run.stderr
-        );
+        assert!(matches!(run.code, 0 | 3), "run failed ({}): {}", run.code, run.stderr);
         (
             run.code,
             serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout)),
@@ -343,12 +320,7 @@ impl Dreamd {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
         finish(child.wait_with_output().unwrap())
     }
 }
@@ -363,10 +335,7 @@ fn finish(output: Output) -> Run {
 
 /// The repository's example conversations.
 pub fn examples() -> &'static Path {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/conversations.jsonl"
-    ))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/conversations.jsonl"))
 }
 
 /// One ingest line.

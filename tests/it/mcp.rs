@@ -10,9 +10,7 @@ use serde_json::{Value, json};
 
 async fn connect(d: &Dreamd) -> RunningService<RoleClient, ()> {
     let command: tokio::process::Command = d.command(&["mcp"]).into();
-    ().serve(TokioChildProcess::new(command).unwrap())
-        .await
-        .expect("the MCP handshake")
+    ().serve(TokioChildProcess::new(command).unwrap()).await.expect("the MCP handshake")
 }
 
 async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
@@ -30,15 +28,8 @@ async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) 
 /// The structured result, checked against the text content clients without structured content read.
 fn ok(result: CallToolResult) -> Value {
     assert_ne!(result.is_error, Some(true), "{result:?}");
-    let structured = result
-        .structured_content
-        .clone()
-        .expect("structured content");
-    let text = result.content[0]
-        .as_text()
-        .expect("text content")
-        .text
-        .clone();
+    let structured = result.structured_content.clone().expect("structured content");
+    let text = result.content[0].as_text().expect("text content").text.clone();
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured);
     structured
 }
@@ -59,13 +50,8 @@ async fn agent_session(d: Dreamd) {
     )]);
     let d = d.env("DREAMD_MCP__USERS", r#"["jay"]"#);
     let client = connect(&d).await;
-    let tools: Vec<String> = client
-        .list_all_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name.to_string())
-        .collect();
+    let tools: Vec<String> =
+        client.list_all_tools().await.unwrap().into_iter().map(|t| t.name.to_string()).collect();
     for name in [
         "recall",
         "remember",
@@ -79,10 +65,7 @@ async fn agent_session(d: Dreamd) {
         "accept_suggestion",
         "reject_suggestion",
     ] {
-        assert!(
-            tools.contains(&name.to_owned()),
-            "missing tool {name}: {tools:?}"
-        );
+        assert!(tools.contains(&name.to_owned()), "missing tool {name}: {tools:?}");
     }
 
     let memory = ok(call(
@@ -94,10 +77,7 @@ async fn agent_session(d: Dreamd) {
     .await);
     let id = memory["memory_id"].as_str().unwrap().to_owned();
     assert_eq!(
-        (
-            memory["origin"].as_str(),
-            memory["source_conversation_ids"].clone()
-        ),
+        (memory["origin"].as_str(), memory["source_conversation_ids"].clone()),
         (Some("explicit"), json!(["c1"]))
     );
 
@@ -110,12 +90,7 @@ async fn agent_session(d: Dreamd) {
     assert!(loaded["load_id"].is_string());
     assert_eq!(loaded["memories"][0]["memory_id"], id.as_str());
 
-    let explained = ok(call(
-        &client,
-        "explain",
-        json!({"user_id": "jay", "memory_id": id}),
-    )
-    .await);
+    let explained = ok(call(&client, "explain", json!({"user_id": "jay", "memory_id": id})).await);
     assert_eq!(explained["memory"]["loaded_in"], json!(["c2"]));
     assert_eq!(explained["loads"][0]["load_id"], loaded["load_id"]);
     assert_eq!(explained["history"][0]["actor"], "user");
@@ -128,38 +103,21 @@ async fn agent_session(d: Dreamd) {
     .await);
     assert_eq!(edited["version"], 2);
 
-    let forgotten = ok(call(
-        &client,
-        "forget",
-        json!({"user_id": "jay", "memory_id": id}),
-    )
-    .await);
+    let forgotten = ok(call(&client, "forget", json!({"user_id": "jay", "memory_id": id})).await);
     assert_eq!(
         (forgotten["status"].as_str(), forgotten["content"].is_null()),
         (Some("deleted"), true)
     );
-    let after = ok(call(
-        &client,
-        "recall",
-        json!({"user_id": "jay", "scopes": ["domain:standard"]}),
-    )
-    .await);
+    let after =
+        ok(call(&client, "recall", json!({"user_id": "jay", "scopes": ["domain:standard"]})).await);
     assert_eq!(after["memories"], json!([]));
 
     let secret = refused(call(&client, "remember", json!({"user_id": "jay", "kind": "background", "scope": "global", "text": "我的密码是 Abc@12345"})).await);
-    assert!(
-        secret.contains("password") && !secret.contains("Abc@12345"),
-        "{secret}"
-    );
+    assert!(secret.contains("password") && !secret.contains("Abc@12345"), "{secret}");
     let outsider = refused(call(&client, "recall", json!({"user_id": "emma"})).await);
     assert!(outsider.contains("mcp.users"), "{outsider}");
     let foreign = refused(
-        call(
-            &client,
-            "disable",
-            json!({"user_id": "jay", "memory_id": "someone-elses"}),
-        )
-        .await,
+        call(&client, "disable", json!({"user_id": "jay", "memory_id": "someone-elses"})).await,
     );
     assert!(foreign.contains("not found for user 'jay'"), "{foreign}");
     assert_eq!(

@@ -102,14 +102,7 @@ fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
 fn conversations(n: usize) -> Vec<String> {
     (0..n)
         .map(|i| {
-            line(
-                "u1",
-                &format!("c{i:02}"),
-                "m1",
-                "user",
-                "I prefer tables",
-                "2026-11-28T00:00:00Z",
-            )
+            line("u1", &format!("c{i:02}"), "m1", "user", "I prefer tables", "2026-11-28T00:00:00Z")
         })
         .collect()
 }
@@ -118,19 +111,13 @@ fn conversations(n: usize) -> Vec<String> {
 async fn requests_per_conversation(server: &wiremock::MockServer) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
     for doc in fake_model::documents(server, true).await {
-        *counts
-            .entry(doc["conversation_id"].as_str().unwrap().to_owned())
-            .or_default() += 1;
+        *counts.entry(doc["conversation_id"].as_str().unwrap().to_owned()).or_default() += 1;
     }
     counts
 }
 
 fn slip_count(d: &Dreamd) -> usize {
-    d.run(&["slips", "list", "--user", "u1", "--format", "json"])
-        .json()
-        .as_array()
-        .unwrap()
-        .len()
+    d.run(&["slips", "list", "--user", "u1", "--format", "json"]).json().as_array().unwrap().len()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -142,49 +129,34 @@ async fn runs_on_schedule_never_overlap_and_stop_gracefully_mid_run() {
         .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "10");
     d.ingest(&conversations(8));
     let mut child = daemon(&d, "first.log");
-    wait_until(
-        "the first model calls",
-        Duration::from_secs(20),
-        async || !requests_per_conversation(&server).await.is_empty(),
-    )
+    wait_until("the first model calls", Duration::from_secs(20), async || {
+        !requests_per_conversation(&server).await.is_empty()
+    })
     .await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     signal(&child, "TERM");
     let (code, took) = exit_within(&mut child, Duration::from_secs(15));
     assert_eq!(code, 0, "graceful stop exits 0");
-    assert!(
-        took < Duration::from_secs(10),
-        "within shutdown_timeout_secs: {took:?}"
-    );
+    assert!(took < Duration::from_secs(10), "within shutdown_timeout_secs: {took:?}");
     let log = log_lines(&d, "first.log");
-    let runs: Vec<&Value> = log
-        .iter()
-        .filter(|l| l["message"] == "run finished")
-        .collect();
+    let runs: Vec<&Value> = log.iter().filter(|l| l["message"] == "run finished").collect();
     assert_eq!(runs.len(), 1, "one summary line for the interrupted run");
     assert!(
         runs[0]["run_id"].is_string() && runs[0]["conversations_selected"].as_u64().unwrap() < 8
     );
     assert!(
-        log.iter()
-            .any(|l| l["message"] == "tick skipped: the previous run is still going"),
+        log.iter().any(|l| l["message"] == "tick skipped: the previous run is still going"),
         "ticks during a run are skipped"
     );
     assert!(
-        log.iter()
-            .all(|l| !l.to_string().contains("I prefer tables")),
+        log.iter().all(|l| !l.to_string().contains("I prefer tables")),
         "no message text in logs"
     );
     let done_first = slip_count(&d);
     assert!(done_first > 0 && done_first < 8, "{done_first}");
 
     let mut child = daemon(&d, "second.log");
-    wait_until(
-        "the rest of the work",
-        Duration::from_secs(30),
-        async || slip_count(&d) == 8,
-    )
-    .await;
+    wait_until("the rest of the work", Duration::from_secs(30), async || slip_count(&d) == 8).await;
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
     let per_conversation = requests_per_conversation(&server).await;
@@ -220,28 +192,18 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
     signal(&child, "TERM");
     let (code, took) = exit_within(&mut child, Duration::from_secs(10));
     assert_eq!(code, 0);
-    assert!(
-        took < Duration::from_secs(3),
-        "bounded by shutdown_timeout_secs: {took:?}"
-    );
+    assert!(took < Duration::from_secs(3), "bounded by shutdown_timeout_secs: {took:?}");
     assert_eq!(slip_count(&d), 0, "nothing half-written");
     let status = d.run(&["status", "--format", "json"]).json();
     assert_eq!(
-        (
-            status["backlog"]["claims_held"].as_i64(),
-            status["backlog"]["eligible"].as_i64()
-        ),
+        (status["backlog"]["claims_held"].as_i64(), status["backlog"]["eligible"].as_i64()),
         (Some(0), Some(3)),
         "claims released"
     );
 
     let mut child = daemon(&d, "second.log");
     wait_until("a second start", Duration::from_secs(20), async || {
-        requests_per_conversation(&server)
-            .await
-            .values()
-            .sum::<usize>()
-            > 3
+        requests_per_conversation(&server).await.values().sum::<usize>() > 3
     })
     .await;
     signal(&child, "TERM");
@@ -253,10 +215,7 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
 
     // The killed process could not release its claims; they expire after claim_ttl_secs.
     let mut child = daemon(&d, "third.log");
-    wait_until("all the work", Duration::from_secs(30), async || {
-        slip_count(&d) == 3
-    })
-    .await;
+    wait_until("all the work", Duration::from_secs(30), async || slip_count(&d) == 3).await;
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
 }
@@ -266,12 +225,8 @@ async fn systemd_hears_ready_and_status_lines() {
     let d = Dreamd::sqlite();
     let socket_path = d.path("notify.sock");
     let socket = std::os::unix::net::UnixDatagram::bind(&socket_path).unwrap();
-    socket
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    let d = d
-        .env("NOTIFY_SOCKET", socket_path.to_str().unwrap())
-        .env("WATCHDOG_USEC", "400000");
+    socket.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let d = d.env("NOTIFY_SOCKET", socket_path.to_str().unwrap()).env("WATCHDOG_USEC", "400000");
     let mut child = daemon(&d, "daemon.log");
     let mut messages = Vec::new();
     let mut buf = [0u8; 4096];
@@ -283,17 +238,13 @@ async fn systemd_hears_ready_and_status_lines() {
     }
     assert!(messages[0].contains("READY=1"), "{messages:?}");
     while !messages.iter().any(|m| m.contains("WATCHDOG=1")) {
-        let n = socket
-            .recv(&mut buf)
-            .expect("a watchdog ping when WATCHDOG_USEC is set");
+        let n = socket.recv(&mut buf).expect("a watchdog ping when WATCHDOG_USEC is set");
         messages.push(String::from_utf8_lossy(&buf[..n]).into_owned());
     }
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
     let mut rest = Vec::new();
-    socket
-        .set_read_timeout(Some(Duration::from_millis(500)))
-        .unwrap();
+    socket.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
     while let Ok(n) = socket.recv(&mut buf) {
         rest.push(String::from_utf8_lossy(&buf[..n]).into_owned());
     }
@@ -302,11 +253,7 @@ async fn systemd_hears_ready_and_status_lines() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_metrics_endpoint_counts_runs() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let d = Dreamd::sqlite().env("DREAMD_METRICS__LISTEN", &format!("127.0.0.1:{port}"));
     d.ingest(&[line(
         "u1",
@@ -319,9 +266,7 @@ async fn the_metrics_endpoint_counts_runs() {
     let mut child = daemon(&d, "daemon.log");
     let scrape = || -> Option<String> {
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-        stream
-            .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            .ok()?;
+        stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n").ok()?;
         let mut response = String::new();
         stream.read_to_string(&mut response).ok()?;
         Some(response)
@@ -332,43 +277,26 @@ async fn the_metrics_endpoint_counts_runs() {
             .and_then(|l| l.rsplit(' ').next()?.parse().ok())
     };
     let mut body = String::new();
-    wait_until(
-        "a run in the metrics",
-        Duration::from_secs(20),
-        async || {
-            body = scrape().unwrap_or_default();
-            value(&body, "dreamd_runs_total").is_some_and(|n| n >= 1.0)
-        },
-    )
+    wait_until("a run in the metrics", Duration::from_secs(20), async || {
+        body = scrape().unwrap_or_default();
+        value(&body, "dreamd_runs_total").is_some_and(|n| n >= 1.0)
+    })
     .await;
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
     assert!(body.starts_with("HTTP/1.1 200 OK"), "{body}");
-    assert_eq!(
-        value(&body, "dreamd_conversations_total{outcome=\"done\"}"),
-        Some(1.0),
-        "{body}"
-    );
+    assert_eq!(value(&body, "dreamd_conversations_total{outcome=\"done\"}"), Some(1.0), "{body}");
     assert_eq!(value(&body, "dreamd_slips_kept_total"), Some(1.0), "{body}");
     let runs = value(&body, "dreamd_runs_total").unwrap();
-    assert_eq!(
-        value(&body, "dreamd_run_duration_seconds_count"),
-        Some(runs)
-    );
-    assert_eq!(
-        value(&body, "dreamd_run_duration_seconds_bucket{le=\"+Inf\"}"),
-        Some(runs)
-    );
+    assert_eq!(value(&body, "dreamd_run_duration_seconds_count"), Some(runs));
+    assert_eq!(value(&body, "dreamd_run_duration_seconds_bucket{le=\"+Inf\"}"), Some(runs));
     for l in body
         .lines()
         .skip_while(|l| !l.is_empty())
         .skip(1)
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
-        assert!(
-            l.rsplit(' ').next().unwrap().parse::<f64>().is_ok(),
-            "not a sample: {l}"
-        );
+        assert!(l.rsplit(' ').next().unwrap().parse::<f64>().is_ok(), "not a sample: {l}");
     }
 }
 
@@ -395,16 +323,11 @@ async fn run_on_start_runs_before_the_first_tick() {
             .spawn()
             .unwrap(),
     );
-    wait_until("the run on start", Duration::from_secs(20), async || {
-        slip_count(&d) == 1
-    })
-    .await;
+    wait_until("the run on start", Duration::from_secs(20), async || slip_count(&d) == 1).await;
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(10)).0, 0);
-    let runs = log_lines(&d, "daemon.log")
-        .into_iter()
-        .filter(|l| l["message"] == "run finished")
-        .count();
+    let runs =
+        log_lines(&d, "daemon.log").into_iter().filter(|l| l["message"] == "run finished").count();
     assert_eq!(runs, 1, "one run at start, no tick until next New Year");
 }
 
@@ -412,12 +335,7 @@ async fn run_on_start_runs_before_the_first_tick() {
 async fn config_check_says_precisely_what_is_wrong() {
     let good = Dreamd::sqlite().run(&["config", "--check"]);
     assert_eq!(good.code, 0, "{}", good.stderr);
-    assert_eq!(
-        good.stdout.lines().filter(|l| l.starts_with("ok")).count(),
-        4,
-        "{}",
-        good.stdout
-    );
+    assert_eq!(good.stdout.lines().filter(|l| l.starts_with("ok")).count(), 4, "{}", good.stdout);
 
     let server = wiremock::MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::path("/models"))
@@ -427,10 +345,7 @@ async fn config_check_says_precisely_what_is_wrong() {
     let refused = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_PROMPTS__DIR", "/no/such/dir")
-        .env(
-            "DREAMD_DATABASE__URL",
-            "postgres://dreamd@127.0.0.1:1/dreamd",
-        );
+        .env("DREAMD_DATABASE__URL", "postgres://dreamd@127.0.0.1:1/dreamd");
     let run = refused.run(&["config", "--check", "--format", "json"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     let checks: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -438,28 +353,16 @@ async fn config_check_says_precisely_what_is_wrong() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| {
-            (
-                c["check"].as_str().unwrap().to_owned(),
-                c["ok"].as_bool().unwrap(),
-            )
-        })
+        .map(|c| (c["check"].as_str().unwrap().to_owned(), c["ok"].as_bool().unwrap()))
         .collect();
     assert!(verdict["schedule"]);
-    assert_eq!(
-        (verdict["database"], verdict["model"]),
-        (false, false),
+    assert_eq!((verdict["database"], verdict["model"]), (false, false), "{checks}");
+    assert!(
+        checks.to_string().contains("refused the API key (HTTP 401); check $OPENAI_API_KEY"),
         "{checks}"
     );
     assert!(
-        checks
-            .to_string()
-            .contains("refused the API key (HTTP 401); check $OPENAI_API_KEY"),
-        "{checks}"
-    );
-    assert!(
-        run.stderr
-            .contains("configuration check failed: database, prompts, model"),
+        run.stderr.contains("configuration check failed: database, prompts, model"),
         "{}",
         run.stderr
     );

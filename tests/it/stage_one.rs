@@ -18,10 +18,7 @@ fn nothing(_: &Value) -> ResponseTemplate {
 }
 
 fn slips_of(d: &Dreamd, user: &str) -> Vec<Value> {
-    d.json(&["slips", "list", "--user", user])
-        .as_array()
-        .unwrap()
-        .clone()
+    d.json(&["slips", "list", "--user", user]).as_array().unwrap().clone()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -42,10 +39,7 @@ async fn only_conversations_idle_for_six_hours_are_taken() {
         .collect();
     assert_eq!(conversations, ["idle-6h"]);
     let (_, later) = d.run_once("2026-11-29T12:01:00Z", &[]);
-    assert_eq!(
-        later["conversations"]["selected"], 1,
-        "the other one is idle a minute later"
-    );
+    assert_eq!(later["conversations"]["selected"], 1, "the other one is idle a minute later");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -54,18 +48,8 @@ async fn messages_older_than_the_window_are_never_sent() {
     let d = Dreamd::sqlite().with_model(&server.uri());
     d.ingest(&[
         user("mixed", "old", "I prefer tables", "2026-11-21T12:00:00Z"),
-        user(
-            "mixed",
-            "new",
-            "I prefer short answers",
-            "2026-11-28T00:00:00Z",
-        ),
-        user(
-            "all-old",
-            "a",
-            "from now on, answer first",
-            "2026-11-20T00:00:00Z",
-        ),
+        user("mixed", "new", "I prefer short answers", "2026-11-28T00:00:00Z"),
+        user("all-old", "a", "from now on, answer first", "2026-11-20T00:00:00Z"),
         user("all-old", "b", "thanks", "2026-11-20T00:01:00Z"),
     ]);
     let (_, summary) = d.run_once(NOW, &[]);
@@ -92,14 +76,7 @@ async fn a_conversation_that_grows_is_sent_only_its_new_messages_with_context() 
     let server = fake_model::start(nothing).await;
     let d = Dreamd::sqlite().with_model(&server.uri());
     let first: Vec<String> = (1..=10)
-        .map(|i| {
-            user(
-                "c",
-                &format!("m{i:02}"),
-                "text",
-                &format!("2026-11-27T10:{i:02}:00Z"),
-            )
-        })
+        .map(|i| user("c", &format!("m{i:02}"), "text", &format!("2026-11-27T10:{i:02}:00Z")))
         .collect();
     d.ingest(&first);
     d.run_once(NOW, &[]);
@@ -124,32 +101,12 @@ async fn invented_context_and_assistant_quotes_are_dropped_and_normalised_quotes
             return slips(json!([]));
         }
         slips(json!([
-            slip(
-                "new-user",
-                "以后看报告都先说结论",
-                "presentation",
-                "domain:report"
-            ),
+            slip("new-user", "以后看报告都先说结论", "presentation", "domain:report"),
             slip("ctx", "表格", "presentation", "global"),
-            slip(
-                "new-assistant",
-                "以后我都先说结果",
-                "presentation",
-                "global"
-            ),
+            slip("new-assistant", "以后我都先说结果", "presentation", "global"),
             slip("no-such-id", "以后", "presentation", "global"),
-            slip(
-                "new-user",
-                "以后看报告， 都先说结果",
-                "presentation",
-                "domain:report"
-            ),
-            slip(
-                "nfd",
-                "Re\u{301}sume\u{301} first",
-                "presentation",
-                "global"
-            ),
+            slip("new-user", "以后看报告， 都先说结果", "presentation", "domain:report"),
+            slip("nfd", "Re\u{301}sume\u{301} first", "presentation", "global"),
         ]))
     })
     .await;
@@ -157,49 +114,23 @@ async fn invented_context_and_assistant_quotes_are_dropped_and_normalised_quotes
     d.ingest(&[user("c", "ctx", "我喜欢表格", "2026-11-27T00:00:00Z")]);
     d.run_once(NOW, &[]);
     d.ingest(&[
-        user(
-            "c",
-            "new-user",
-            "以后看报告，\u{3000}都先说结果",
-            "2026-11-28T00:00:00Z",
-        ),
-        line(
-            "u1",
-            "c",
-            "new-assistant",
-            "assistant",
-            "以后我都先说结果",
-            "2026-11-28T00:01:00Z",
-        ),
-        user(
-            "c",
-            "nfd",
-            "R\u{e9}sum\u{e9} first, please",
-            "2026-11-28T00:02:00Z",
-        ),
+        user("c", "new-user", "以后看报告，\u{3000}都先说结果", "2026-11-28T00:00:00Z"),
+        line("u1", "c", "new-assistant", "assistant", "以后我都先说结果", "2026-11-28T00:01:00Z"),
+        user("c", "nfd", "R\u{e9}sum\u{e9} first, please", "2026-11-28T00:02:00Z"),
     ]);
     let (_, summary) = d.run_once(NOW, &[]);
     assert_eq!(summary["slips"]["kept"], 2, "{summary}");
     let dropped = &summary["slips"]["dropped"];
     assert_eq!(
-        (
-            dropped["quote_not_found"].as_u64(),
-            dropped["context_message"].as_u64()
-        ),
+        (dropped["quote_not_found"].as_u64(), dropped["context_message"].as_u64()),
         (Some(1), Some(1))
     );
     assert_eq!(
-        (
-            dropped["not_user_message"].as_u64(),
-            dropped["unknown_message"].as_u64()
-        ),
+        (dropped["not_user_message"].as_u64(), dropped["unknown_message"].as_u64()),
         (Some(1), Some(1))
     );
     let kept = slips_of(&d, "u1");
-    let messages: Vec<&str> = kept
-        .iter()
-        .map(|s| s["message_id"].as_str().unwrap())
-        .collect();
+    let messages: Vec<&str> = kept.iter().map(|s| s["message_id"].as_str().unwrap()).collect();
     assert_eq!(messages, ["new-user", "nfd"]);
     assert_eq!(kept[0]["scope"], "domain:report");
     assert_eq!(
@@ -219,9 +150,7 @@ async fn secrets_claims_and_identifiers_are_never_kept_whatever_the_model_says()
     ];
     let server = fake_model::start(move |_: &Value| {
         slips(Value::Array(
-            said.iter()
-                .map(|(id, text)| slip(id, text, "background", "global"))
-                .collect(),
+            said.iter().map(|(id, text)| slip(id, text, "background", "global")).collect(),
         ))
     })
     .await;
@@ -240,23 +169,14 @@ async fn secrets_claims_and_identifiers_are_never_kept_whatever_the_model_says()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bad_answer_or_a_server_error_costs_only_its_conversation() {
-    let server = fake_model::start(
-        |doc: &Value| match doc["conversation_id"].as_str().unwrap() {
-            "bad-json" => completion("Sure! Here are the slips: none"),
-            "wrong-shape" => completion(r#"{"notes": []}"#),
-            "five-hundred" => ResponseTemplate::new(500).set_body_string("upstream down"),
-            _ => slips(json!([slip(
-                "g1",
-                "I prefer tables",
-                "presentation",
-                "global"
-            )])),
-        },
-    )
+    let server = fake_model::start(|doc: &Value| match doc["conversation_id"].as_str().unwrap() {
+        "bad-json" => completion("Sure! Here are the slips: none"),
+        "wrong-shape" => completion(r#"{"notes": []}"#),
+        "five-hundred" => ResponseTemplate::new(500).set_body_string("upstream down"),
+        _ => slips(json!([slip("g1", "I prefer tables", "presentation", "global")])),
+    })
     .await;
-    let d = Dreamd::sqlite()
-        .with_model(&server.uri())
-        .env("DREAMD_LLM__MAX_RETRIES", "1");
+    let d = Dreamd::sqlite().with_model(&server.uri()).env("DREAMD_LLM__MAX_RETRIES", "1");
     d.ingest(&[
         user("bad-json", "b1", "hi", "2026-11-28T00:00:00Z"),
         user("wrong-shape", "w1", "hi", "2026-11-28T00:00:00Z"),
@@ -266,17 +186,11 @@ async fn a_bad_answer_or_a_server_error_costs_only_its_conversation() {
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 3, "some conversations failed and will be retried");
     assert_eq!(
-        (
-            summary["conversations"]["done"].as_u64(),
-            summary["conversations"]["failed"].as_u64()
-        ),
+        (summary["conversations"]["done"].as_u64(), summary["conversations"]["failed"].as_u64()),
         (Some(1), Some(3))
     );
     assert_eq!(
-        (
-            summary["llm"]["calls"].as_u64(),
-            summary["llm"]["failures"].as_u64()
-        ),
+        (summary["llm"]["calls"].as_u64(), summary["llm"]["failures"].as_u64()),
         (Some(8), Some(6)),
         "one retry each, and one stage-two call for the user"
     );
@@ -304,10 +218,7 @@ async fn a_range_that_keeps_failing_is_passed_over_and_shown() {
     assert_eq!(status["failed_ranges"][0]["conversation_id"], "c");
     assert_eq!(status["failed_ranges"][0]["attempts"], 2);
     let (code, third) = d.run_once(NOW, &[]);
-    assert_eq!(
-        (code, third["conversations"]["selected"].as_u64()),
-        (0, Some(0))
-    );
+    assert_eq!((code, third["conversations"]["selected"].as_u64()), (0, Some(0)));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -326,27 +237,16 @@ async fn retry_after_is_honoured() {
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 0);
     assert_eq!(
-        (
-            summary["llm"]["calls"].as_u64(),
-            summary["llm"]["failures"].as_u64()
-        ),
+        (summary["llm"]["calls"].as_u64(), summary["llm"]["failures"].as_u64()),
         (Some(2), Some(1))
     );
-    assert!(
-        summary["duration_ms"].as_u64().unwrap() >= 1000,
-        "{summary}"
-    );
+    assert!(summary["duration_ms"].as_u64().unwrap() >= 1000, "{summary}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn dry_run_calls_the_model_and_writes_nothing() {
     let server = fake_model::start(|_: &Value| {
-        slips(json!([slip(
-            "m1",
-            "I prefer tables",
-            "presentation",
-            "global"
-        )]))
+        slips(json!([slip("m1", "I prefer tables", "presentation", "global")]))
     })
     .await;
     let d = Dreamd::sqlite().with_model(&server.uri());
@@ -391,11 +291,7 @@ async fn two_processes_extract_each_conversation_once(d: Dreamd, server: wiremoc
     let mut selected = 0;
     for child in children {
         let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
         selected += summary["conversations"]["selected"].as_u64().unwrap();
     }
@@ -407,25 +303,15 @@ async fn two_processes_extract_each_conversation_once(d: Dreamd, server: wiremoc
             .or_default() += 1;
     }
     assert_eq!(per_conversation.len(), 40);
-    assert!(
-        per_conversation.values().all(|&n| n == 1),
-        "{per_conversation:?}"
-    );
+    assert!(per_conversation.values().all(|&n| n == 1), "{per_conversation:?}");
     let slips: usize = (0..5).map(|u| slips_of(&d, &format!("u{u}")).len()).sum();
     assert_eq!(slips, 40);
 }
 
 fn slow_slip_server_script(seen: &Mutex<Vec<String>>, doc: &Value) -> ResponseTemplate {
-    seen.lock()
-        .unwrap()
-        .push(doc["conversation_id"].to_string());
-    slips(json!([slip(
-        "m1",
-        "I prefer tables",
-        "presentation",
-        "global"
-    )]))
-    .set_delay(std::time::Duration::from_millis(30))
+    seen.lock().unwrap().push(doc["conversation_id"].to_string());
+    slips(json!([slip("m1", "I prefer tables", "presentation", "global")]))
+        .set_delay(std::time::Duration::from_millis(30))
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -458,10 +344,7 @@ fn the_rules_provider_on_real_dialogue_quotes_verbatim_and_keeps_no_one_off() {
         .env("DREAMD_POLICY__SLIP_TTL_DAYS", "36500");
     let mut contents: HashMap<(String, String), String> = HashMap::new();
     let mut users = std::collections::BTreeSet::new();
-    for file in [
-        "memorybank_cn_messages.jsonl",
-        "memorybank_en_messages.jsonl",
-    ] {
+    for file in ["memorybank_cn_messages.jsonl", "memorybank_en_messages.jsonl"] {
         let path = format!("{data}/{file}");
         let Ok(text) = std::fs::read_to_string(&path) else {
             assert!(
@@ -520,9 +403,8 @@ async fn requests_carry_the_prompt_and_the_note_slips_schema() {
     std::fs::write(d.path("prompts/stage_one.md"), "CUSTOM STAGE ONE PROMPT").unwrap();
     d.ingest(&[user("c1", "m1", "hi", "2026-11-28T00:00:00Z")]);
     d.run_once(NOW, &[]);
-    let with_dir = d
-        .env("DREAMD_PROMPTS__DIR", "prompts")
-        .env("DREAMD_LLM__STRUCTURED_OUTPUT", "json_object");
+    let with_dir =
+        d.env("DREAMD_PROMPTS__DIR", "prompts").env("DREAMD_LLM__STRUCTURED_OUTPUT", "json_object");
     with_dir.ingest(&[user("c2", "m1", "hi", "2026-11-28T00:00:00Z")]);
     with_dir.run_once(NOW, &[]);
     let bodies: Vec<Value> = server
@@ -535,27 +417,12 @@ async fn requests_carry_the_prompt_and_the_note_slips_schema() {
     let built_in = &bodies[0];
     assert_eq!(built_in["model"], "fake-model");
     assert_eq!(built_in["messages"][0]["role"], "system");
-    assert!(
-        built_in["messages"][0]["content"]
-            .as_str()
-            .unwrap()
-            .contains("never instructions")
-    );
+    assert!(built_in["messages"][0]["content"].as_str().unwrap().contains("never instructions"));
     assert_eq!(built_in["response_format"]["type"], "json_schema");
-    assert_eq!(
-        built_in["response_format"]["json_schema"]["name"],
-        "note_slips"
-    );
+    assert_eq!(built_in["response_format"]["json_schema"]["name"], "note_slips");
     assert_eq!(built_in["response_format"]["json_schema"]["strict"], true);
     let doc = fake_model::stage_one_document(&serde_json::to_vec(built_in).unwrap());
-    for field in [
-        "user_id",
-        "conversation_id",
-        "now",
-        "allowed_scopes",
-        "context",
-        "messages",
-    ] {
+    for field in ["user_id", "conversation_id", "now", "allowed_scopes", "context", "messages"] {
         assert!(doc.get(field).is_some(), "request lacks {field}");
     }
     assert_eq!(
@@ -568,19 +435,14 @@ async fn requests_carry_the_prompt_and_the_note_slips_schema() {
             "global"
         ])
     );
-    assert_eq!(
-        bodies[1]["messages"][0]["content"],
-        "CUSTOM STAGE ONE PROMPT"
-    );
+    assert_eq!(bodies[1]["messages"][0]["content"], "CUSTOM STAGE ONE PROMPT");
     assert_eq!(bodies[1]["response_format"]["type"], "json_object");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_long_conversation_is_split_into_chunks_and_nothing_is_sent_twice() {
     let server = fake_model::start(nothing).await;
-    let d = Dreamd::sqlite()
-        .with_model(&server.uri())
-        .env("DREAMD_LLM__MAX_PROMPT_TOKENS", "1500");
+    let d = Dreamd::sqlite().with_model(&server.uri()).env("DREAMD_LLM__MAX_PROMPT_TOKENS", "1500");
     let text = "以".repeat(100);
     d.ingest(
         &(0..20)
@@ -617,10 +479,7 @@ async fn a_run_stops_taking_conversations_when_its_token_budget_is_spent() {
     );
     let status = d.json(&["status"]);
     assert_eq!(
-        (
-            status["backlog"]["eligible"].as_i64(),
-            status["backlog"]["claims_held"].as_i64()
-        ),
+        (status["backlog"]["eligible"].as_i64(), status["backlog"]["claims_held"].as_i64()),
         (Some(2), Some(0))
     );
     let (_, second) = d.run_once(NOW, &[]);
@@ -649,10 +508,7 @@ async fn a_model_that_does_not_answer_in_time_costs_only_its_conversation() {
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 3);
     assert_eq!(
-        (
-            summary["conversations"]["done"].as_u64(),
-            summary["conversations"]["failed"].as_u64()
-        ),
+        (summary["conversations"]["done"].as_u64(), summary["conversations"]["failed"].as_u64()),
         (Some(1), Some(1))
     );
     assert!(

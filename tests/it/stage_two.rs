@@ -57,24 +57,15 @@ fn conversation(user: &str, id: &str, text: &str, day: u32, scopes: &[&str]) -> 
     let mut first: Value =
         serde_json::from_str(&line(user, id, &format!("{id}-1"), "user", text, &at(0))).unwrap();
     first["scopes"] = json!(scopes);
-    vec![
-        first.to_string(),
-        line(user, id, &format!("{id}-2"), "assistant", "好的。", &at(1)),
-    ]
+    vec![first.to_string(), line(user, id, &format!("{id}-2"), "assistant", "好的。", &at(1))]
 }
 
 fn memories(d: &Dreamd, user: &str) -> Vec<Value> {
-    d.json(&["memories", "list", "--user", user, "--all"])
-        .as_array()
-        .unwrap()
-        .clone()
+    d.json(&["memories", "list", "--user", user, "--all"]).as_array().unwrap().clone()
 }
 
 fn suggestions(d: &Dreamd, user: &str) -> Vec<Value> {
-    d.json(&["suggestions", "list", "--user", user])
-        .as_array()
-        .unwrap()
-        .clone()
+    d.json(&["suggestions", "list", "--user", user]).as_array().unwrap().clone()
 }
 
 const LIFECYCLE: &[(&str, &str, &str)] = &[("基本属性", "query_default", "domain:recipe")];
@@ -125,10 +116,7 @@ async fn lifecycle_default_becomes_a_suggestion_and_a_deleted_rule_stays_deleted
     assert_eq!(summary["operations"]["applied"]["create"], 0);
     let all = memories(&d, "jay");
     assert_eq!(all.len(), 1, "only the tombstone: {all:?}");
-    assert_eq!(
-        (all[0]["status"].as_str(), all[0]["content"].is_null()),
-        (Some("deleted"), true)
-    );
+    assert_eq!((all[0]["status"].as_str(), all[0]["content"].is_null()), (Some("deleted"), true));
     let pending = suggestions(&d, "jay");
     assert_eq!(pending.len(), 1);
     assert_eq!(
@@ -137,10 +125,7 @@ async fn lifecycle_default_becomes_a_suggestion_and_a_deleted_rule_stays_deleted
     );
     assert_eq!(pending[0]["evidence"].as_array().unwrap().len(), 6);
     let (_, again) = d.run_once("2026-11-30T12:00:00Z", &[]);
-    assert_eq!(
-        again["users"]["consolidated"], 0,
-        "no new slips, no model call"
-    );
+    assert_eq!(again["users"]["consolidated"], 0, "no new slips, no model call");
 }
 
 const FLOW_CARD: &[(&str, &str, &str)] = &[("流程卡", "presentation", "domain:standard")];
@@ -176,17 +161,10 @@ async fn flow_cards_asked_in_several_conversations_become_an_auto_memory(d: Drea
     assert_eq!(all.len(), 1);
     let m = &all[0];
     assert_eq!(
-        (
-            m["origin"].as_str(),
-            m["kind"].as_str(),
-            m["scope"].as_str()
-        ),
+        (m["origin"].as_str(), m["kind"].as_str(), m["scope"].as_str()),
         (Some("auto"), Some("presentation"), Some("domain:standard"))
     );
-    assert_eq!(
-        m["source_conversation_ids"],
-        json!(["standard-0", "standard-1", "standard-2"])
-    );
+    assert_eq!(m["source_conversation_ids"], json!(["standard-0", "standard-1", "standard-2"]));
     let shown = d.json(&["memories", "show", m["memory_id"].as_str().unwrap()]);
     assert!(
         shown["evidence"]
@@ -198,16 +176,8 @@ async fn flow_cards_asked_in_several_conversations_become_an_auto_memory(d: Drea
     let recalled = d.json(&["recall", "--user", "jay", "--scope", "domain:standard"]);
     assert_eq!(recalled[0]["memory_id"], m["memory_id"]);
     let elsewhere = d.json(&["recall", "--user", "jay", "--scope", "domain:recipe"]);
-    assert_eq!(
-        elsewhere,
-        json!([]),
-        "a reading habit for standards stays out of recipes"
-    );
-    let slips: Vec<Value> = d
-        .json(&["slips", "list", "--user", "jay"])
-        .as_array()
-        .unwrap()
-        .clone();
+    assert_eq!(elsewhere, json!([]), "a reading habit for standards stays out of recipes");
+    let slips: Vec<Value> = d.json(&["slips", "list", "--user", "jay"]).as_array().unwrap().clone();
     assert!(slips.iter().all(|s| s["state"] == "consolidated"));
 }
 
@@ -220,35 +190,15 @@ async fn a_recent_focus_expires_thirty_days_after_it_was_said(d: Dreamd) {
     })
     .await;
     let d = d.with_model(&server.uri());
-    d.ingest(&conversation(
-        "jay",
-        "focus",
-        "我最近在做奶制品相关的项目研发",
-        26,
-        &[],
-    ));
+    d.ingest(&conversation("jay", "focus", "我最近在做奶制品相关的项目研发", 26, &[]));
     d.run_once(NOW, &[]);
     let m = &memories(&d, "jay")[0];
-    assert_eq!(
-        (m["kind"].as_str(), m["origin"].as_str()),
-        (Some("recent_focus"), Some("auto"))
-    );
+    assert_eq!((m["kind"].as_str(), m["origin"].as_str()), (Some("recent_focus"), Some("auto")));
     assert_eq!(m["expires_at"], "2026-12-26T02:00:00Z");
     let later = d
-        .run(&[
-            "recall",
-            "--user",
-            "jay",
-            "--format",
-            "json",
-            "--now",
-            "2026-12-27T00:00:00Z",
-        ])
+        .run(&["recall", "--user", "jay", "--format", "json", "--now", "2026-12-27T00:00:00Z"])
         .json();
-    assert!(
-        later.as_array().unwrap().is_empty(),
-        "expired memories are not loaded"
-    );
+    assert!(later.as_array().unwrap().is_empty(), "expired memories are not loaded");
 }
 
 const SHORT: &[(&str, &str, &str)] = &[("简洁", "presentation", "global")];
@@ -281,28 +231,14 @@ async fn an_explicit_memory_survives_a_week_of_the_opposite(d: Dreamd) {
     let before = memories(&d, "jay")[0].clone();
     let mut lines = Vec::new();
     for day in 22..=28 {
-        lines.extend(conversation(
-            "jay",
-            &format!("short-{day}"),
-            "这个回答简洁一点",
-            day,
-            &[],
-        ));
+        lines.extend(conversation("jay", &format!("short-{day}"), "这个回答简洁一点", day, &[]));
     }
     d.ingest(&lines);
     d.run_once("2026-11-29T12:00:00Z", &[]);
     let after = memories(&d, "jay");
-    assert_eq!(
-        after,
-        vec![before.clone()],
-        "the explicit memory is identical in every field"
-    );
+    assert_eq!(after, vec![before.clone()], "the explicit memory is identical in every field");
     let history = d.json(&["memories", "history", before["memory_id"].as_str().unwrap()]);
-    assert_eq!(
-        history.as_array().unwrap().len(),
-        1,
-        "dreamd wrote no event on it"
-    );
+    assert_eq!(history.as_array().unwrap().len(), 1, "dreamd wrote no event on it");
     let pending = suggestions(&d, "jay");
     assert_eq!(pending.len(), 1);
     assert_eq!(
@@ -335,21 +271,12 @@ async fn ten_conversations_end_with_the_correction(d: Dreamd) {
             &[],
         ));
     }
-    lines.extend(conversation(
-        "li",
-        "report-9",
-        "以后看报告，改成先列数据再写结论",
-        28,
-        &[],
-    ));
+    lines.extend(conversation("li", "report-9", "以后看报告，改成先列数据再写结论", 28, &[]));
     d.ingest(&lines);
     let (_, summary) = d.run_once(NOW, &[]);
     assert_eq!(summary["operations"]["applied"]["create"], 1, "{summary}");
     let all = memories(&d, "li");
-    eprintln!(
-        "{summary}\n{:#?}",
-        d.json(&["slips", "list", "--user", "li"])
-    );
+    eprintln!("{summary}\n{:#?}", d.json(&["slips", "list", "--user", "li"]));
     assert_eq!(all.len(), 1, "{all:?}");
     assert_eq!(all[0]["content"], "以后看报告，改成先列数据再写结论");
     assert_eq!(all[0]["source_conversation_ids"], json!(["report-9"]));
@@ -393,9 +320,8 @@ async fn a_hostile_model_changes_no_memory(d: Dreamd) {
         ]))
     };
     let server = fake_model::start_both(echo(&[("结果", "presentation", "global")]), hostile).await;
-    let d = d
-        .with_model(&server.uri())
-        .env("DREAMD_POLICY__KINDS__PRESENTATION__MIN_EVIDENCE", "1");
+    let d =
+        d.with_model(&server.uri()).env("DREAMD_POLICY__KINDS__PRESENTATION__MIN_EVIDENCE", "1");
     d.json(&[
         "memories",
         "set",
@@ -439,10 +365,8 @@ async fn a_hostile_model_changes_no_memory(d: Dreamd) {
     assert_eq!(rejected["forbidden"], 1, "{summary}");
     assert_eq!(summary["operations"]["applied"]["create"], 0);
     assert_eq!(memories(&d, "jay"), before, "no memory changed");
-    let ops: Vec<String> = suggestions(&d, "jay")
-        .iter()
-        .map(|s| s["op"].as_str().unwrap().to_owned())
-        .collect();
+    let ops: Vec<String> =
+        suggestions(&d, "jay").iter().map(|s| s["op"].as_str().unwrap().to_owned()).collect();
     assert_eq!(
         ops,
         ["update"],
@@ -466,29 +390,11 @@ async fn rules_provider_learns_the_seed_scenarios_where_its_patterns_apply(d: Dr
         26,
         &["domain:standard"],
     ));
-    lines.extend(conversation(
-        "jay",
-        "focus",
-        "我最近在做奶制品相关的项目研发",
-        26,
-        &[],
-    ));
+    lines.extend(conversation("jay", "focus", "我最近在做奶制品相关的项目研发", 26, &[]));
     for i in 0..4 {
-        lines.extend(conversation(
-            "li",
-            &format!("r{i}"),
-            "以后看报告，都先写结论",
-            23 + i,
-            &[],
-        ));
+        lines.extend(conversation("li", &format!("r{i}"), "以后看报告，都先写结论", 23 + i, &[]));
     }
-    lines.extend(conversation(
-        "li",
-        "r-last",
-        "以后看报告，都先列数据再写结论",
-        28,
-        &[],
-    ));
+    lines.extend(conversation("li", "r-last", "以后看报告，都先列数据再写结论", 28, &[]));
     d.ingest(&lines);
     let set = d.run(&[
         "memories",
@@ -520,38 +426,22 @@ async fn rules_provider_learns_the_seed_scenarios_where_its_patterns_apply(d: Dr
     assert_eq!(code, 0, "{summary}");
 
     let jay = memories(&d, "jay");
-    let card = jay
-        .iter()
-        .find(|m| m["kind"] == "presentation")
-        .expect("flow card memory");
+    let card = jay.iter().find(|m| m["kind"] == "presentation").expect("flow card memory");
     assert_eq!(
         (card["scope"].as_str(), card["origin"].as_str()),
         (Some("domain:standard"), Some("auto"))
     );
     assert_eq!(card["source_conversation_ids"], json!(["card-1", "card-2"]));
-    let focus = jay
-        .iter()
-        .find(|m| m["kind"] == "recent_focus")
-        .expect("dairy focus memory");
+    let focus = jay.iter().find(|m| m["kind"] == "recent_focus").expect("dairy focus memory");
     assert_eq!(focus["expires_at"], "2026-12-26T02:00:00Z");
 
     let li = memories(&d, "li");
     assert_eq!(li.len(), 1);
-    assert_eq!(
-        li[0]["content"], "以后看报告，都先列数据再写结论",
-        "the newest statement wins"
-    );
+    assert_eq!(li[0]["content"], "以后看报告，都先列数据再写结论", "the newest statement wins");
 
-    assert_eq!(
-        memories(&d, "emma"),
-        explicit_before,
-        "explicit memory identical"
-    );
+    assert_eq!(memories(&d, "emma"), explicit_before, "explicit memory identical");
     let pending = suggestions(&d, "emma");
-    assert_eq!(
-        (pending.len(), pending[0]["op"].as_str()),
-        (1, Some("update"))
-    );
+    assert_eq!((pending.len(), pending[0]["op"].as_str()), (1, Some("update")));
 }
 
 async fn a_failed_user_costs_only_that_user_and_is_retried(d: Dreamd) {
@@ -564,36 +454,22 @@ async fn a_failed_user_costs_only_that_user_and_is_retried(d: Dreamd) {
             "content": "关注奶制品项目", "slip_ids": slip_ids(doc, true), "supersedes_slip_ids": []}]))
     })
     .await;
-    let d = d
-        .with_model(&server.uri())
-        .env("DREAMD_LLM__MAX_RETRIES", "0");
+    let d = d.with_model(&server.uri()).env("DREAMD_LLM__MAX_RETRIES", "0");
     d.ingest(&conversation("good", "g", "我最近在做奶制品项目", 27, &[]));
     d.ingest(&conversation("bad", "b", "我最近在做奶制品项目", 27, &[]));
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 3, "{summary}");
     assert_eq!(
-        (
-            summary["users"]["consolidated"].as_u64(),
-            summary["users"]["failed"].as_u64()
-        ),
+        (summary["users"]["consolidated"].as_u64(), summary["users"]["failed"].as_u64()),
         (Some(1), Some(1))
     );
     assert_eq!(memories(&d, "good").len(), 1);
     assert!(memories(&d, "bad").is_empty());
-    let waiting: Vec<Value> = d
-        .json(&["slips", "list", "--user", "bad"])
-        .as_array()
-        .unwrap()
-        .clone();
-    assert_eq!(
-        waiting[0]["state"], "new",
-        "nothing half-written for the failed user"
-    );
+    let waiting: Vec<Value> =
+        d.json(&["slips", "list", "--user", "bad"]).as_array().unwrap().clone();
+    assert_eq!(waiting[0]["state"], "new", "nothing half-written for the failed user");
     let (code, again) = d.run_once("2026-11-29T13:00:00Z", &[]);
-    assert_eq!(
-        (code, again["conversations"]["selected"].as_u64()),
-        (0, Some(0))
-    );
+    assert_eq!((code, again["conversations"]["selected"].as_u64()), (0, Some(0)));
     assert_eq!(
         again["users"]["consolidated"], 1,
         "the failed user is retried without new conversations"

@@ -1,6 +1,7 @@
 //! The store suite: every test runs on SQLite and on PostgreSQL.
 
 use crate::helpers::{RawSql, line, now, on_both_backends};
+use dreamd::domain::Write;
 use dreamd::domain::{
     Durability, Kind, Memory, Origin, Scope, Slip, SlipState, Status, Suggestion, SuggestionOp,
     SuggestionStatus, Time, new_id,
@@ -8,7 +9,6 @@ use dreamd::domain::{
 use dreamd::error::Error;
 use dreamd::ingest::ingest;
 use dreamd::manage::{Manager, NewExplicit, StatusChange};
-use dreamd::store::Write;
 
 /// The built-in never-store detectors, with no operator patterns.
 static NO_EXTRA: std::sync::LazyLock<dreamd::detect::Detector> =
@@ -49,49 +49,15 @@ async fn ingest_text<S: RawSql>(
 
 async fn ingest_writes_once_and_counts_duplicates<S: RawSql>(store: &S) {
     let input = [
-        line(
-            "u1",
-            "c1",
-            "m1",
-            "user",
-            "以后看报告，都先说结果",
-            "2026-11-20T09:00:00Z",
-        ),
-        line(
-            "u1",
-            "c1",
-            "m2",
-            "assistant",
-            "好的",
-            "2026-11-20T09:01:00Z",
-        ),
-        line(
-            "u2",
-            "c2",
-            "m1",
-            "user",
-            "I prefer short answers",
-            "2026-11-20T10:00:00Z",
-        ),
-        line(
-            "u1",
-            "c1",
-            "m1",
-            "user",
-            "以后看报告，都先说结果",
-            "2026-11-20T09:00:00Z",
-        ),
+        line("u1", "c1", "m1", "user", "以后看报告，都先说结果", "2026-11-20T09:00:00Z"),
+        line("u1", "c1", "m2", "assistant", "好的", "2026-11-20T09:01:00Z"),
+        line("u2", "c2", "m1", "user", "I prefer short answers", "2026-11-20T10:00:00Z"),
+        line("u1", "c1", "m1", "user", "以后看报告，都先说结果", "2026-11-20T09:00:00Z"),
     ]
     .join("\n");
     let first = ingest_text(store, &input).await.unwrap();
     assert_eq!(
-        (
-            first.lines,
-            first.messages_new,
-            first.duplicates,
-            first.conversations,
-            first.users
-        ),
+        (first.lines, first.messages_new, first.duplicates, first.conversations, first.users),
         (4, 3, 1, 2, 2)
     );
     let again = ingest_text(store, &input).await.unwrap();
@@ -104,14 +70,7 @@ async fn ingest_writes_once_and_counts_duplicates<S: RawSql>(store: &S) {
 
 async fn ingest_keeps_conversations_current_for_selection<S: RawSql>(store: &S) {
     let input = [
-        line(
-            "u1",
-            "c1",
-            "late-arrival",
-            "user",
-            "b",
-            "2026-11-20T12:00:00Z",
-        ),
+        line("u1", "c1", "late-arrival", "user", "b", "2026-11-20T12:00:00Z"),
         line("u1", "c1", "early", "user", "a", "2026-11-20T08:00:00Z"),
         line("u1", "c2", "x", "user", "c", "2026-11-21T08:00:00Z"),
     ]
@@ -139,10 +98,16 @@ async fn ingest_keeps_conversations_current_for_selection<S: RawSql>(store: &S) 
     );
     let scoped = r#"{"user_id":"u1","conversation_id":"c1","message_id":"s","role":"user","content":"x","created_at":"2026-11-20T13:00:00Z","scopes":["project:A","domain:standard"]}"#;
     ingest_text(store, scoped).await.unwrap();
-    assert_eq!(
-        store.conversation_scopes("c1").await.unwrap(),
-        ["domain:standard", "project:A"]
-    );
+    let t = |s: &str| s.parse::<dreamd::domain::Time>().unwrap();
+    let window = dreamd::store::Window {
+        now: t("2026-11-29T12:00:00Z"),
+        idle_cutoff: t("2026-11-29T06:00:00Z"),
+        lookback_cutoff: t("2026-11-01T00:00:00Z"),
+        limit: 10,
+    };
+    let peeked = store.select_conversations(&window, None).await.unwrap();
+    let c1 = peeked.iter().find(|c| c.conversation_id == "c1").unwrap();
+    assert_eq!(c1.scopes, ["domain:standard", "project:A"]);
 }
 
 async fn direct_inserts_keep_conversations_current_too<S: RawSql>(store: &S) {
@@ -173,23 +138,12 @@ async fn direct_inserts_keep_conversations_current_too<S: RawSql>(store: &S) {
 
 async fn a_bad_line_rejects_the_whole_input<S: RawSql>(store: &S) {
     let mut lines: Vec<String> = (0..12_000)
-        .map(|i| {
-            line(
-                "u1",
-                "c1",
-                &format!("m{i}"),
-                "user",
-                "fine",
-                "2026-11-20T09:00:00Z",
-            )
-        })
+        .map(|i| line("u1", "c1", &format!("m{i}"), "user", "fine", "2026-11-20T09:00:00Z"))
         .collect();
     lines[2] = line("u1", "c1", "bad-role", "robot", "x", "2026-11-20T09:00:00Z");
     lines[11_000] = r#"{"user_id":"u1"}"#.into();
     let err = ingest_text(store, &lines.join("\n")).await.unwrap_err();
-    let Error::IngestRejected(errors) = &err else {
-        panic!("{err}")
-    };
+    let Error::IngestRejected(errors) = &err else { panic!("{err}") };
     let numbers: Vec<usize> = errors.iter().map(|e| e.line).collect();
     assert_eq!(numbers, [3, 11_001]);
     assert_eq!(err.exit_code(), 2);
@@ -198,12 +152,7 @@ async fn a_bad_line_rejects_the_whole_input<S: RawSql>(store: &S) {
 }
 
 async fn a_conversation_of_another_user_is_refused<S: RawSql>(store: &S) {
-    ingest_text(
-        store,
-        &line("u1", "c1", "m1", "user", "a", "2026-11-20T09:00:00Z"),
-    )
-    .await
-    .unwrap();
+    ingest_text(store, &line("u1", "c1", "m1", "user", "a", "2026-11-20T09:00:00Z")).await.unwrap();
     let input = [
         line("u2", "c2", "m1", "user", "b", "2026-11-20T09:00:00Z"),
         line("u2", "c1", "m2", "user", "c", "2026-11-20T09:00:00Z"),
@@ -231,33 +180,20 @@ fn explicit(user: &str, kind: Kind, scope: &str, text: &str) -> NewExplicit {
 async fn lifecycle_changes_write_history_events<S: RawSql>(store: &S) {
     let manager = Manager::new(store, now(), &NO_EXTRA);
     let m = manager
-        .set(explicit(
-            "u1",
-            Kind::Presentation,
-            "domain:standard",
-            "标准按流程卡整理",
-        ))
+        .set(explicit("u1", Kind::Presentation, "domain:standard", "标准按流程卡整理"))
         .await
         .unwrap();
     let id = m.memory.memory_id.clone();
     let later = Manager::new(store, at("2026-11-30T08:00:00Z"), &NO_EXTRA);
     let disabled = later.change(&id, StatusChange::Disable).await.unwrap();
-    assert_eq!(
-        (disabled.memory.status, disabled.memory.version),
-        (Status::Disabled, 2)
-    );
+    assert_eq!((disabled.memory.status, disabled.memory.version), (Status::Disabled, 2));
     assert_eq!(disabled.memory.updated_at, at("2026-11-30T08:00:00Z"));
     assert!(later.list("u1", false).await.unwrap().is_empty());
     let err = later.change(&id, StatusChange::Disable).await.unwrap_err();
     assert!(err.to_string().contains("it is disabled"), "{err}");
     later.change(&id, StatusChange::Enable).await.unwrap();
-    let actions: Vec<String> = later
-        .history(&id)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|e| e.action)
-        .collect();
+    let actions: Vec<String> =
+        later.history(&id).await.unwrap().into_iter().map(|e| e.action).collect();
     assert_eq!(actions, ["create", "disable", "enable"]);
     let missing = later.show("no-such-id").await.unwrap_err();
     assert_eq!(
@@ -325,48 +261,24 @@ async fn delete_erases_text_everywhere_and_leaves_a_tombstone<S: RawSql>(store: 
     let shown = manager.show(&memory.memory_id).await.unwrap();
     assert_eq!(shown.evidence.len(), 2);
     assert_eq!(shown.source_conversation_ids, ["c1", "c2"]);
-    manager
-        .change(&memory.memory_id, StatusChange::Disable)
-        .await
-        .unwrap();
-    manager
-        .change(&memory.memory_id, StatusChange::Delete)
-        .await
-        .unwrap();
+    manager.change(&memory.memory_id, StatusChange::Disable).await.unwrap();
+    manager.change(&memory.memory_id, StatusChange::Delete).await.unwrap();
 
     for needle in ["标准按流程卡展示", "标准整理成流程卡", "还是按流程卡来"]
     {
-        assert_eq!(
-            store.rows_containing(needle).await,
-            0,
-            "{needle} still stored"
-        );
+        assert_eq!(store.rows_containing(needle).await, 0, "{needle} still stored");
     }
     let deleted = manager.show(&memory.memory_id).await.unwrap();
-    assert_eq!(
-        (deleted.memory.status, deleted.memory.content),
-        (Status::Deleted, None)
-    );
+    assert_eq!((deleted.memory.status, deleted.memory.content), (Status::Deleted, None));
     assert!(deleted.evidence.iter().all(|e| e.quote.is_none()));
     let history = manager.history(&memory.memory_id).await.unwrap();
     assert_eq!(history.last().unwrap().action, "delete");
-    assert!(
-        history
-            .iter()
-            .all(|e| e.after.as_ref().unwrap()["content"].is_null())
-    );
+    assert!(history.iter().all(|e| e.after.as_ref().unwrap()["content"].is_null()));
     let slips = manager.slips("u1", None).await.unwrap();
-    assert!(
-        slips
-            .iter()
-            .all(|s| s.state == SlipState::Erased && s.content.is_none())
-    );
+    assert!(slips.iter().all(|s| s.state == SlipState::Erased && s.content.is_none()));
     let tombstones = store.tombstones("u1").await.unwrap();
     assert_eq!(tombstones.len(), 1);
-    assert_eq!(
-        tombstones[0].fingerprint,
-        dreamd::text::fingerprint("标准按流程卡展示")
-    );
+    assert_eq!(tombstones[0].fingerprint, dreamd::text::fingerprint("标准按流程卡展示"));
     assert_eq!(manager.list("u1", true).await.unwrap().len(), 1);
     assert!(manager.list("u1", false).await.unwrap().is_empty());
 }
@@ -379,24 +291,13 @@ async fn a_lost_compare_and_set_writes_nothing<S: RawSql>(store: &S) {
     let err = store
         .apply(vec![
             Write::InsertSlip(slip("u1", "c9", "new", SlipState::New)),
-            Write::UpdateMemory {
-                memory: changed,
-                expected_version: 7,
-            },
+            Write::UpdateMemory { memory: changed, expected_version: 7 },
         ])
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Stale(_)), "{err}");
-    assert_eq!(
-        store
-            .count("SELECT count(*) FROM slips WHERE conversation_id = 'c9'")
-            .await,
-        0
-    );
-    assert_eq!(
-        store.memory(&memory.memory_id).await.unwrap().unwrap(),
-        memory
-    );
+    assert_eq!(store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c9'").await, 0);
+    assert_eq!(store.memory(&memory.memory_id).await.unwrap().unwrap(), memory);
 }
 
 fn suggestion(
@@ -423,10 +324,7 @@ fn suggestion(
 /// Stores a suggestion with no evidence, as stage two would for a bare proposal.
 async fn insert_suggestion<S: RawSql>(store: &S, s: &Suggestion) {
     store
-        .apply(vec![Write::InsertSuggestion {
-            suggestion: s.clone(),
-            slip_ids: vec![],
-        }])
+        .apply(vec![Write::InsertSuggestion { suggestion: s.clone(), slip_ids: vec![] }])
         .await
         .unwrap();
 }
@@ -438,12 +336,7 @@ async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S:
         .iter()
         .map(|c| slip("u1", c, "生命周期看基本属性", SlipState::Consolidated))
         .collect();
-    let s = suggestion(
-        "u1",
-        SuggestionOp::Create,
-        Some("生命周期默认查基本属性"),
-        None,
-    );
+    let s = suggestion("u1", SuggestionOp::Create, Some("生命周期默认查基本属性"), None);
     let mut writes: Vec<Write> = slips.iter().cloned().map(Write::InsertSlip).collect();
     writes.push(Write::InsertSuggestion {
         suggestion: s.clone(),
@@ -457,14 +350,8 @@ async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S:
     let (accepted, memory) = manager.accept(&s.suggestion_id).await.unwrap();
     assert_eq!(accepted.suggestion.status, SuggestionStatus::Accepted);
     assert_eq!(accepted.suggestion.decided_at, Some(now()));
-    assert_eq!(
-        (memory.memory.origin, memory.memory.kind),
-        (Origin::Explicit, Kind::QueryDefault)
-    );
-    assert_eq!(
-        memory.memory.content.as_deref(),
-        Some("生命周期默认查基本属性")
-    );
+    assert_eq!((memory.memory.origin, memory.memory.kind), (Origin::Explicit, Kind::QueryDefault));
+    assert_eq!(memory.memory.content.as_deref(), Some("生命周期默认查基本属性"));
     assert_eq!(memory.source_conversation_ids, ["c1", "c2", "c3"]);
     assert!(manager.suggestions("u1", false).await.unwrap().is_empty());
     assert_eq!(manager.suggestions("u1", true).await.unwrap().len(), 1);
@@ -475,51 +362,23 @@ async fn accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence<S:
 async fn accepting_an_update_on_a_moved_target_fails_stale<S: RawSql>(store: &S) {
     let manager = Manager::new(store, now(), &NO_EXTRA);
     let target = manager
-        .set(explicit(
-            "u1",
-            Kind::Presentation,
-            "global",
-            "复杂方案详细解释",
-        ))
+        .set(explicit("u1", Kind::Presentation, "global", "复杂方案详细解释"))
         .await
         .unwrap()
         .memory;
-    let s = suggestion(
-        "u1",
-        SuggestionOp::Update,
-        Some("回答尽量简洁"),
-        Some(&target),
-    );
+    let s = suggestion("u1", SuggestionOp::Update, Some("回答尽量简洁"), Some(&target));
     insert_suggestion(store, &s).await;
-    manager
-        .change(&target.memory_id, StatusChange::Disable)
-        .await
-        .unwrap();
+    manager.change(&target.memory_id, StatusChange::Disable).await.unwrap();
     let err = manager.accept(&s.suggestion_id).await.unwrap_err();
-    assert!(
-        matches!(err, Error::Stale(_)) && err.exit_code() == 2,
-        "{err}"
-    );
-    assert_eq!(
-        manager.suggestions("u1", false).await.unwrap().len(),
-        1,
-        "still pending"
-    );
+    assert!(matches!(err, Error::Stale(_)) && err.exit_code() == 2, "{err}");
+    assert_eq!(manager.suggestions("u1", false).await.unwrap().len(), 1, "still pending");
 
     let fresh = store.memory(&target.memory_id).await.unwrap().unwrap();
-    let s2 = suggestion(
-        "u1",
-        SuggestionOp::Update,
-        Some("回答尽量简洁"),
-        Some(&fresh),
-    );
+    let s2 = suggestion("u1", SuggestionOp::Update, Some("回答尽量简洁"), Some(&fresh));
     insert_suggestion(store, &s2).await;
     let (_, updated) = manager.accept(&s2.suggestion_id).await.unwrap();
     assert_eq!(updated.memory.content.as_deref(), Some("回答尽量简洁"));
-    assert_eq!(
-        (updated.memory.version, updated.memory.status),
-        (3, Status::Disabled)
-    );
+    assert_eq!((updated.memory.version, updated.memory.status), (3, Status::Disabled));
 }
 
 async fn rejecting_a_suggestion_is_final<S: RawSql>(store: &S) {
@@ -535,37 +394,20 @@ async fn rejecting_a_suggestion_is_final<S: RawSql>(store: &S) {
 async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(store: &S) {
     let (learned, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
     let manager = Manager::new(store, now(), &NO_EXTRA);
-    let global = manager
-        .set(explicit("u1", Kind::Presentation, "global", "结果先行"))
-        .await
-        .unwrap()
-        .memory;
+    let global =
+        manager.set(explicit("u1", Kind::Presentation, "global", "结果先行")).await.unwrap().memory;
     manager
-        .set(explicit(
-            "u1",
-            Kind::QueryDefault,
-            "domain:recipe",
-            "生命周期默认查基本属性",
-        ))
+        .set(explicit("u1", Kind::QueryDefault, "domain:recipe", "生命周期默认查基本属性"))
         .await
         .unwrap();
     let mut short_lived = explicit("u1", Kind::RecentFocus, "global", "本周在做酸奶项目");
     short_lived.expires_at = Some(at("2026-12-01T00:00:00Z"));
     manager.set(short_lived).await.unwrap();
-    manager
-        .set(explicit("u2", Kind::Presentation, "global", "someone else"))
-        .await
-        .unwrap();
+    manager.set(explicit("u2", Kind::Presentation, "global", "someone else")).await.unwrap();
 
     let standard: Scope = "domain:standard".parse().unwrap();
-    let recalled = manager
-        .recall("u1", std::slice::from_ref(&standard), 5)
-        .await
-        .unwrap();
-    let ids: Vec<&str> = recalled
-        .iter()
-        .map(|r| r.memory.memory_id.as_str())
-        .collect();
+    let recalled = manager.recall("u1", std::slice::from_ref(&standard), 5).await.unwrap();
+    let ids: Vec<&str> = recalled.iter().map(|r| r.memory.memory_id.as_str()).collect();
     assert_eq!(ids.len(), 3);
     assert_eq!(ids[0], learned.memory_id, "domain before global");
     assert!(ids.contains(&global.memory_id.as_str()));
@@ -573,49 +415,26 @@ async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(s
 
     let after_expiry = Manager::new(store, at("2026-12-02T00:00:00Z"), &NO_EXTRA);
     let later = after_expiry.recall("u1", &[], 5).await.unwrap();
-    assert_eq!(
-        later.len(),
-        1,
-        "expired memories are hidden before any sweep"
-    );
+    assert_eq!(later.len(), 1, "expired memories are hidden before any sweep");
     assert_eq!(later[0].memory.memory_id, global.memory_id);
 }
 
 async fn set_refuses_secrets_and_is_idempotent<S: RawSql>(store: &S) {
     let manager = Manager::new(store, now(), &NO_EXTRA);
-    for secret in [
-        "密码是 Abc@12345",
-        "I am an admin",
-        "库存还有 300 箱",
-        "call 13812345678",
-    ] {
-        let err = manager
-            .set(explicit("u1", Kind::Background, "global", secret))
-            .await
-            .unwrap_err();
+    for secret in ["密码是 Abc@12345", "I am an admin", "库存还有 300 箱", "call 13812345678"]
+    {
+        let err =
+            manager.set(explicit("u1", Kind::Background, "global", secret)).await.unwrap_err();
         assert_eq!(err.exit_code(), 2);
-        assert!(
-            !err.to_string().contains(secret),
-            "the refusal repeats the text: {err}"
-        );
+        assert!(!err.to_string().contains(secret), "the refusal repeats the text: {err}");
     }
     assert_eq!(store.rows_containing("Abc@12345").await, 0);
     let first = manager
-        .set(explicit(
-            "u1",
-            Kind::Background,
-            "global",
-            "我在质检部做微生物检测",
-        ))
+        .set(explicit("u1", Kind::Background, "global", "我在质检部做微生物检测"))
         .await
         .unwrap();
     let second = manager
-        .set(explicit(
-            "u1",
-            Kind::Background,
-            "global",
-            " 我在质检部做微生物检测 ",
-        ))
+        .set(explicit("u1", Kind::Background, "global", " 我在质检部做微生物检测 "))
         .await
         .unwrap();
     assert_eq!(first.memory.memory_id, second.memory.memory_id);
@@ -625,10 +444,7 @@ async fn set_refuses_secrets_and_is_idempotent<S: RawSql>(store: &S) {
 async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: RawSql>(store: &S) {
     let mut auto = auto_memory("u1", "最近在做低糖酸奶项目");
     auto.expires_at = Some(at("2026-11-29T00:00:00Z"));
-    store
-        .apply(vec![Write::InsertMemory(auto.clone())])
-        .await
-        .unwrap();
+    store.apply(vec![Write::InsertMemory(auto.clone())]).await.unwrap();
     let mut request = explicit("u1", Kind::RecentFocus, "global", "本周在做酸奶项目");
     request.expires_at = Some(at("2026-11-29T06:00:00Z"));
     let explicit = Manager::new(store, at("2026-11-28T00:00:00Z"), &NO_EXTRA)
@@ -650,10 +466,7 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
     let swept = store.memory(&auto.memory_id).await.unwrap().unwrap();
     assert_eq!((swept.status, swept.version), (Status::Expired, 2));
     let event = store.history(&auto.memory_id).await.unwrap().pop().unwrap();
-    assert_eq!(
-        (event.actor, event.action.as_str()),
-        (dreamd::domain::Actor::Dreamd, "expire")
-    );
+    assert_eq!((event.actor, event.action.as_str()), (dreamd::domain::Actor::Dreamd, "expire"));
     assert_eq!(event.run_id.as_deref(), Some(summary.run_id.as_str()));
     assert_eq!(
         store.memory(&explicit.memory_id).await.unwrap().unwrap(),
@@ -661,43 +474,26 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
         "explicit memories are never changed by dreamd"
     );
     assert_eq!(store.history(&explicit.memory_id).await.unwrap().len(), 1);
-    assert_eq!(
-        store.recent_runs(5).await.unwrap()[0].run_id,
-        summary.run_id
-    );
+    assert_eq!(store.recent_runs(5).await.unwrap()[0].run_id, summary.run_id);
 }
 
 async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
     let manager = Manager::new(store, now(), &NO_EXTRA);
-    let a = manager
-        .set(explicit("u1", Kind::Presentation, "global", "结果先行"))
-        .await
-        .unwrap()
-        .memory;
+    let a =
+        manager.set(explicit("u1", Kind::Presentation, "global", "结果先行")).await.unwrap().memory;
     let b = manager
-        .set(explicit(
-            "u1",
-            Kind::Presentation,
-            "domain:standard",
-            "标准按流程卡整理",
-        ))
+        .set(explicit("u1", Kind::Presentation, "domain:standard", "标准按流程卡整理"))
         .await
         .unwrap()
         .memory;
     let scopes = ["domain:standard".parse().unwrap()];
-    let (load_id, recalled) = manager
-        .recall_for("u1", &scopes, 5, "conv-9")
-        .await
-        .unwrap();
+    let (load_id, recalled) = manager.recall_for("u1", &scopes, 5, "conv-9").await.unwrap();
     assert_eq!(recalled.len(), 2);
     let loads = manager.loads("u1", Some("conv-9")).await.unwrap();
     assert_eq!(loads.len(), 1);
     assert_eq!(loads[0].load_id, load_id);
-    let ids: Vec<(&str, i64)> = loads[0]
-        .memories
-        .iter()
-        .map(|m| (m.memory_id.as_str(), m.version))
-        .collect();
+    let ids: Vec<(&str, i64)> =
+        loads[0].memories.iter().map(|m| (m.memory_id.as_str(), m.version)).collect();
     assert_eq!(
         ids,
         [(b.memory_id.as_str(), 1), (a.memory_id.as_str(), 1)],
@@ -713,32 +509,15 @@ async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
 async fn an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history<S: RawSql>(store: &S) {
     let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
     let manager = Manager::new(store, now(), &NO_EXTRA);
-    let edited = manager
-        .edit(&memory.memory_id, "标准按流程卡展示，并列出条款号")
-        .await
-        .unwrap();
-    assert_eq!(
-        (edited.memory.origin, edited.memory.version),
-        (Origin::Explicit, 2)
-    );
+    let edited = manager.edit(&memory.memory_id, "标准按流程卡展示，并列出条款号").await.unwrap();
+    assert_eq!((edited.memory.origin, edited.memory.version), (Origin::Explicit, 2));
     assert_eq!(edited.evidence.len(), 2, "evidence is kept");
     let history = manager.history(&memory.memory_id).await.unwrap();
     let last = history.last().unwrap();
-    assert_eq!(
-        (last.action.as_str(), last.actor),
-        ("edit", dreamd::domain::Actor::User)
-    );
+    assert_eq!((last.action.as_str(), last.actor), ("edit", dreamd::domain::Actor::User));
     assert_eq!(last.before.as_ref().unwrap()["content"], "标准按流程卡展示");
-    assert!(
-        manager
-            .edit(&memory.memory_id, "我的密码是 hunter22")
-            .await
-            .is_err()
-    );
-    manager
-        .change(&memory.memory_id, StatusChange::Delete)
-        .await
-        .unwrap();
+    assert!(manager.edit(&memory.memory_id, "我的密码是 hunter22").await.is_err());
+    manager.change(&memory.memory_id, StatusChange::Delete).await.unwrap();
     assert!(
         manager.edit(&memory.memory_id, "x").await.is_err(),
         "a deleted memory cannot be edited"
@@ -746,34 +525,18 @@ async fn an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history<S: 
 }
 
 async fn an_explicit_memory_carries_its_source<S: RawSql>(store: &S) {
-    ingest_text(
-        store,
-        &line(
-            "u1",
-            "c1",
-            "m1",
-            "user",
-            "以后都先说结果",
-            "2026-11-20T09:00:00Z",
-        ),
-    )
-    .await
-    .unwrap();
-    ingest_text(
-        store,
-        &line("u2", "c2", "m1", "user", "hi", "2026-11-20T09:00:00Z"),
-    )
-    .await
-    .unwrap();
+    ingest_text(store, &line("u1", "c1", "m1", "user", "以后都先说结果", "2026-11-20T09:00:00Z"))
+        .await
+        .unwrap();
+    ingest_text(store, &line("u2", "c2", "m1", "user", "hi", "2026-11-20T09:00:00Z"))
+        .await
+        .unwrap();
     let manager = Manager::new(store, now(), &NO_EXTRA);
     let mut request = explicit("u1", Kind::Presentation, "global", "先说结果");
     request.source = Some(("c1".into(), Some("m1".into())));
     let m = manager.set(request.clone()).await.unwrap();
     assert_eq!(
-        (
-            m.memory.source_conversation_id.as_deref(),
-            m.memory.source_message_id.as_deref()
-        ),
+        (m.memory.source_conversation_id.as_deref(), m.memory.source_message_id.as_deref()),
         (Some("c1"), Some("m1"))
     );
     assert_eq!(m.source_conversation_ids, ["c1"]);
@@ -790,87 +553,40 @@ async fn an_explicit_memory_carries_its_source<S: RawSql>(store: &S) {
 }
 
 async fn purge_leaves_no_row_of_the_user<S: RawSql>(store: &S) {
-    ingest_text(
-        store,
-        &line(
-            "u1",
-            "c1",
-            "m1",
-            "user",
-            "以后都先说结果",
-            "2026-11-20T09:00:00Z",
-        ),
-    )
-    .await
-    .unwrap();
-    ingest_text(
-        store,
-        &line("u2", "c2", "m1", "user", "keep me", "2026-11-20T09:00:00Z"),
-    )
-    .await
-    .unwrap();
+    ingest_text(store, &line("u1", "c1", "m1", "user", "以后都先说结果", "2026-11-20T09:00:00Z"))
+        .await
+        .unwrap();
+    ingest_text(store, &line("u2", "c2", "m1", "user", "keep me", "2026-11-20T09:00:00Z"))
+        .await
+        .unwrap();
     let (memory, _) = learned_memory(store, "u1", "标准按流程卡展示").await;
     let manager = Manager::new(store, now(), &NO_EXTRA);
-    manager
-        .set(explicit("u1", Kind::Background, "global", "在质检部"))
-        .await
-        .unwrap();
-    manager
-        .change(&memory.memory_id, StatusChange::Delete)
-        .await
-        .unwrap();
+    manager.set(explicit("u1", Kind::Background, "global", "在质检部")).await.unwrap();
+    manager.change(&memory.memory_id, StatusChange::Delete).await.unwrap();
     let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
     insert_suggestion(store, &s).await;
     manager.recall_for("u1", &[], 5, "c1").await.unwrap();
-    manager
-        .set(explicit("u2", Kind::Background, "global", "someone else"))
-        .await
-        .unwrap();
+    manager.set(explicit("u2", Kind::Background, "global", "someone else")).await.unwrap();
 
     let removed = store.purge_user("u1").await.unwrap();
-    assert!(
-        removed.iter().map(|(_, n)| n).sum::<u64>() > 8,
-        "{removed:?}"
-    );
-    for table in [
-        "conversations",
-        "messages",
-        "slips",
-        "memories",
-        "suggestions",
-        "tombstones",
-        "loads",
-    ] {
+    assert!(removed.iter().map(|(_, n)| n).sum::<u64>() > 8, "{removed:?}");
+    for table in
+        ["conversations", "messages", "slips", "memories", "suggestions", "tombstones", "loads"]
+    {
         assert_eq!(
-            store
-                .count(&format!(
-                    "SELECT count(*) FROM {table} WHERE user_id = 'u1'"
-                ))
-                .await,
+            store.count(&format!("SELECT count(*) FROM {table} WHERE user_id = 'u1'")).await,
             0,
             "{table}"
         );
     }
     for (table, parent) in [
-        (
-            "memory_events",
-            "memory_id IN (SELECT memory_id FROM memories)",
-        ),
-        (
-            "memory_evidence",
-            "memory_id IN (SELECT memory_id FROM memories)",
-        ),
+        ("memory_events", "memory_id IN (SELECT memory_id FROM memories)"),
+        ("memory_evidence", "memory_id IN (SELECT memory_id FROM memories)"),
         ("load_memories", "load_id IN (SELECT load_id FROM loads)"),
-        (
-            "suggestion_evidence",
-            "suggestion_id IN (SELECT suggestion_id FROM suggestions)",
-        ),
+        ("suggestion_evidence", "suggestion_id IN (SELECT suggestion_id FROM suggestions)"),
     ] {
-        let orphans = store
-            .count(&format!(
-                "SELECT count(*) FROM {table} WHERE NOT ({parent})"
-            ))
-            .await;
+        let orphans =
+            store.count(&format!("SELECT count(*) FROM {table} WHERE NOT ({parent})")).await;
         assert_eq!(orphans, 0, "{table} keeps rows of u1");
     }
     assert_eq!(
@@ -879,9 +595,7 @@ async fn purge_leaves_no_row_of_the_user<S: RawSql>(store: &S) {
         "only u2's event is left"
     );
     assert_eq!(
-        store
-            .count("SELECT count(*) FROM messages WHERE user_id = 'u2'")
-            .await,
+        store.count("SELECT count(*) FROM messages WHERE user_id = 'u2'").await,
         1,
         "other users are untouched"
     );
@@ -902,32 +616,17 @@ async fn retention_removes_only_old_slips_that_support_nothing<S: RawSql>(store:
             Write::InsertSlip(old.clone()),
             Write::InsertSlip(recent.clone()),
             Write::InsertSlip(suggested.clone()),
-            Write::InsertSuggestion {
-                suggestion: s,
-                slip_ids: vec![suggested.slip_id.clone()],
-            },
+            Write::InsertSuggestion { suggestion: s, slip_ids: vec![suggested.slip_id.clone()] },
         ])
         .await
         .unwrap();
     let purged = store.purge_slips(at("2026-10-30T12:00:00Z")).await.unwrap();
     assert_eq!(purged, 1);
-    let left: Vec<String> = store
-        .slips("u1", None)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|s| s.slip_id)
-        .collect();
+    let left: Vec<String> =
+        store.slips("u1", None).await.unwrap().into_iter().map(|s| s.slip_id).collect();
     assert!(!left.contains(&old.slip_id));
     for kept in [&recent.slip_id, &suggested.slip_id, &evidence[0].slip_id] {
         assert!(left.contains(kept));
     }
-    assert_eq!(
-        store
-            .evidence(std::slice::from_ref(&memory.memory_id))
-            .await
-            .unwrap()
-            .len(),
-        2
-    );
+    assert_eq!(store.evidence(std::slice::from_ref(&memory.memory_id)).await.unwrap().len(), 2);
 }

@@ -46,12 +46,7 @@ fn echo(doc: &Value) -> ResponseTemplate {
 }
 
 fn new_slips(doc: &Value) -> Vec<&Value> {
-    doc["slips"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["new"] == true)
-        .collect()
+    doc["slips"].as_array().unwrap().iter().filter(|s| s["new"] == true).collect()
 }
 
 fn ids(slips: &[&Value]) -> Vec<Value> {
@@ -65,21 +60,15 @@ fn ids(slips: &[&Value]) -> Vec<Value> {
 fn create_then_reword(doc: &Value) -> ResponseTemplate {
     let new = new_slips(doc);
     let all: Vec<&Value> = doc["slips"].as_array().unwrap().iter().collect();
-    let learned = doc["memories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|m| m["origin"] == "auto");
+    let learned = doc["memories"].as_array().unwrap().iter().any(|m| m["origin"] == "auto");
     let content = new.last().unwrap()["content"].as_str().unwrap();
     let (content, cited) = if learned {
         (format!("{REWORDED}: {content}"), ids(&all))
     } else {
         (content.to_owned(), ids(&new))
     };
-    operations(
-        json!([{"op": "create", "kind": "recent_focus", "scope": "global",
-        "content": content, "slip_ids": cited, "supersedes_slip_ids": []}]),
-    )
+    operations(json!([{"op": "create", "kind": "recent_focus", "scope": "global",
+        "content": content, "slip_ids": cited, "supersedes_slip_ids": []}]))
 }
 
 struct Scene {
@@ -101,34 +90,13 @@ async fn learned_and_said_again<S: Store>(store: &S) -> Scene {
     .await;
     let config = model_config(&server.uri(), "");
     let say = |c: &str, text: &str, at: &str| line(USER, c, &format!("{c}-1"), "user", text, at);
-    ingest(
-        store,
-        &[say(
-            "c1",
-            "最近在做低糖酸奶的稳定剂筛选",
-            "2026-11-20T09:00:00Z",
-        )],
-    )
-    .await;
+    ingest(store, &[say("c1", "最近在做低糖酸奶的稳定剂筛选", "2026-11-20T09:00:00Z")]).await;
     let first = run_at(store, &config, RUN_1).await;
     assert_eq!(first.operations.applied.create, 1, "{first:?}");
-    ingest(
-        store,
-        &[say(
-            "c2",
-            "这阵子还在做低糖酸奶的稳定剂筛选",
-            "2026-11-25T09:00:00Z",
-        )],
-    )
-    .await;
+    ingest(store, &[say("c2", "这阵子还在做低糖酸奶的稳定剂筛选", "2026-11-25T09:00:00Z")]).await;
     let memory_id = store.memories(USER).await.unwrap()[0].memory_id.clone();
     gate.arm();
-    Scene {
-        _server: server,
-        gate,
-        config,
-        memory_id,
-    }
+    Scene { _server: server, gate, config, memory_id }
 }
 
 /// Runs the second run while `person` acts between stage two's read and its commit.
@@ -154,11 +122,7 @@ async fn person_changes<S: Store>(store: &S, memory_id: &str, change: StatusChan
 }
 
 async fn nothing_reworded<S: RawSql>(store: &S) {
-    assert_eq!(
-        store.rows_containing(REWORDED).await,
-        0,
-        "the model's rewording was written"
-    );
+    assert_eq!(store.rows_containing(REWORDED).await, 0, "the model's rewording was written");
 }
 
 async fn a_deletion_while_the_model_thinks_is_not_undone<S: Store + RawSql>(store: &S) {
@@ -169,11 +133,7 @@ async fn a_deletion_while_the_model_thinks_is_not_undone<S: Store + RawSql>(stor
         person_changes(store, &scene.memory_id, StatusChange::Delete),
     )
     .await;
-    assert_eq!(
-        (summary.users.failed, summary.operations.applied.update),
-        (1, 0),
-        "{summary:?}"
-    );
+    assert_eq!((summary.users.failed, summary.operations.applied.update), (1, 0), "{summary:?}");
     nothing_reworded(store).await;
     let after = run_at(store, &scene.config, RUN_3).await;
     assert_eq!(after.users.failed, 0, "{after:?}");
@@ -218,13 +178,7 @@ async fn a_purge_while_the_model_thinks_leaves_nothing_of_the_user<S: Store + Ra
     })
     .await;
     assert_eq!(summary.users.failed, 1, "{summary:?}");
-    for table in [
-        "memories",
-        "slips",
-        "memory_events",
-        "suggestions",
-        "messages",
-    ] {
+    for table in ["memories", "slips", "memory_events", "suggestions", "messages"] {
         assert_eq!(
             store.count(&format!("SELECT count(*) FROM {table}")).await,
             0,
@@ -256,9 +210,7 @@ async fn a_claim_lost_while_the_model_thinks_writes_nothing_until_the_next_run<
     assert_eq!(after.operations.applied.create, 1, "{after:?}");
     assert_eq!(
         store
-            .count(&format!(
-                "SELECT count(*) FROM memories WHERE content LIKE '{REWORDED}%'"
-            ))
+            .count(&format!("SELECT count(*) FROM memories WHERE content LIKE '{REWORDED}%'"))
             .await,
         1,
         "reworded exactly once"
@@ -281,10 +233,7 @@ const ERASED: &[&str] = &[
 /// reworded, aimed at by a suggestion, retired with a reason.
 fn lifecycle(doc: &Value) -> ResponseTemplate {
     let new = new_slips(doc);
-    let said = |marker: &str| {
-        new.iter()
-            .any(|s| s["quote"].as_str().unwrap().contains(marker))
-    };
+    let said = |marker: &str| new.iter().any(|s| s["quote"].as_str().unwrap().contains(marker));
     let memory = doc["memories"].as_array().unwrap().first().cloned();
     let all: Vec<&Value> = doc["slips"].as_array().unwrap().iter().collect();
     let op = match memory {
@@ -309,21 +258,11 @@ async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S
     let server = fake_model::start_both(echo, lifecycle).await;
     let config = model_config(&server.uri(), "");
     let say = |c: &str, text: &str, day: u32| {
-        line(
-            USER,
-            c,
-            &format!("{c}-1"),
-            "user",
-            text,
-            &format!("2026-11-{day:02}T09:00:00Z"),
-        )
+        line(USER, c, &format!("{c}-1"), "user", text, &format!("2026-11-{day:02}T09:00:00Z"))
     };
     ingest(
         store,
-        &[
-            say("c0", "在做酸奶项目 QUOTE-Z", 10),
-            say("c1", "在做低糖酸奶项目 QUOTE-A", 11),
-        ],
+        &[say("c0", "在做酸奶项目 QUOTE-Z", 10), say("c1", "在做低糖酸奶项目 QUOTE-A", 11)],
     )
     .await;
     run_at(store, &config, "2026-11-12T12:00:00Z").await;
@@ -340,10 +279,7 @@ async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S
     assert_eq!(memory.status, Status::Retired);
     let dump = store.dump_except_messages().await;
     for text in ERASED {
-        assert!(
-            dump.contains(text),
-            "{text} was never stored: the scene is wrong"
-        );
+        assert!(dump.contains(text), "{text} was never stored: the scene is wrong");
     }
     let detector = Detector::default();
     Manager::new(store, "2026-11-20T00:00:00Z".parse().unwrap(), &detector)
@@ -352,10 +288,7 @@ async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S
         .unwrap();
     let dump = store.dump_except_messages().await;
     for text in ERASED {
-        assert!(
-            !dump.contains(text),
-            "{text} survived the deletion:\n{dump}"
-        );
+        assert!(!dump.contains(text), "{text} survived the deletion:\n{dump}");
     }
     let suggestions = store.suggestions(USER).await.unwrap();
     assert_eq!(suggestions.len(), 1);
@@ -382,15 +315,8 @@ async fn a_user_that_keeps_failing_is_passed_over_until_a_new_slip<S: Store>(sto
     );
     let calls = stage_two_calls().await;
     let passed_over = run_at(store, &config, "2026-11-24T12:00:00Z").await;
-    assert_eq!(
-        (passed_over.users.failed, passed_over.users.consolidated),
-        (0, 0)
-    );
-    assert_eq!(
-        stage_two_calls().await,
-        calls,
-        "no model call for a passed-over user"
-    );
+    assert_eq!((passed_over.users.failed, passed_over.users.consolidated), (0, 0));
+    assert_eq!(stage_two_calls().await, calls, "no model call for a passed-over user");
     ingest(store, &[say("c2", "2026-11-24T13:00:00Z")]).await;
     let again = run_at(store, &config, "2026-11-25T12:00:00Z").await;
     assert_eq!(again.users.failed, 1, "a new slip makes the user due again");
