@@ -8,6 +8,7 @@ mod config;
 mod fake_model;
 mod helpers;
 mod mcp;
+mod never_store;
 mod service;
 mod stage_one;
 mod stage_two;

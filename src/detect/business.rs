@@ -1,0 +1,408 @@
+//! Live business facts (spec §2): a price, a stock level or quantity on
+//! hand, an order, shipment, approval or ticket status stated as a current
+//! value. They change by the hour and must be queried each time.
+//!
+//! What passes: formatting wishes and definitions that *name* a column or
+//! a status (`审批状态那一列标绿`, `订单状态：完成 是最终态`, `单价 3 列`,
+//! `show the price column last`), conditions (`订单状态为已发货时通知我`),
+//! budgets, counts of tokens, recipe quantities.
+
+use super::context::{clause_of, mentions};
+use regex::{Captures, Regex};
+use std::sync::LazyLock;
+
+/// A quantity: Arabic digits (with thousands commas and decimals) or
+/// Chinese numerals (三百, 二十三点五, 几百), with an optional magnitude.
+const QTY: &str = r"(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿几半]+(?:点[零〇一二三四五六七八九]+)?)\s*(?:万|千|百|亿|k|K|w|W)?";
+
+/// Money units, Chinese and English.
+const MONEY: &str = r"(?:元|块钱|块|毛钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|(?i:rmb|cny|usd|eur|gbp|jpy|yuan|dollars?|euros?|bucks)\b)";
+
+/// Units a price is quoted per.
+const PER_UNIT: &str = r"(?:公斤|千克|(?i:kg)|吨|(?i:t)\b|斤|箱|袋|件|瓶|桶|升|(?i:l)\b|个|盒|包|托|克|(?i:g)\b|(?i:ml)\b|份|支|罐|(?i:lb)\b|磅|(?i:ton|tonne|litre|liter|unit|case|bag|pack|piece|pallet|drum|carton|bottle|box)s?\b)";
+
+/// Units of goods in stock.
+const GOODS: &str = r"(?:箱|袋|吨|公斤|千克|(?i:kg)|斤|桶|瓶|罐|件|托盘|托|包|盒|卷|升|(?i:l)\b|(?i:t)\b|立方|方|车|柜|支|(?i:pcs)\b)";
+
+/// Words after a number that make it something other than a price or a
+/// stock level: a column, a count of items, a duration, a share.
+static NOT_AN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^\s*(?:列|栏|行|位|个字段|字段|项|条|种|次|天|年|月|日|号|%|倍|份|档|版|页|张|章|节|步|级|小数|字|分钟|小时|秒|周|批次|率|分|度|°|℃|\bcolumns?\b|\bcols?\b|\brows?\b|\bdecimals?\b|\bdigits?\b|\bplaces\b|\bpercent\b|\bcharacters?\b|\bchars\b|\btimes\b|\bitems\b|\bpages\b|\bdays?\b|\bhours?\b|\bmins?\b|\bminutes?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\btokens?\b|\bsteps?\b|\bx\b|\bsops?\b|\bmethods?\b|\bdocuments?\b|\bdocs\b|\bfiles?\b|\btests?\b|\breports?\b|\bsamples?\b|\bprojects?\b|\brecords?\b|\bentries\b|\bpeople\b|\busers?\b|\bmembers?\b|\bpapers?\b|\bslides?\b|\bquestions?\b|\btasks?\b|\bissues?\b|\btickets?\b|个问题|份报告|个样品|篇|人|名|个项目|个任务)",
+    )
+});
+
+static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let filler = r"(?:\s*(?:现在|目前|当前|今天|今日|昨天|本周|这周|这个月|本月|最近|最新|眼下|已经|已|刚|又|再|都|也|还|就|只|大概|约|大约|差不多|是|为|:|=|涨到了?|涨至|涨了|上涨到|降到了?|降至|降了|下调到|下调至|上调到|上调至|跌到了?|跌了|调到了?|调整为|调整到|调为|变成了?|定为|定在|报|在|要|得|达到|到了|有|才|只要|不到|超过|了|的|含税|不含税|未税))*";
+    let cur = r"(?:[¥$€£]|US\$|(?i:rmb|cny|usd|eur)\s?)?";
+    [
+        // 单价是 23.5 / 现在单价二十三块五 / 采购价这周涨到了 25 元.
+        format!(r"(?:价格|单价|售价|报价|采购价|收购价|成本价|进价|出厂价|批发价|零售价|市场价|现价|价钱|价位|卖价|买价|到岸价|离岸价|挂牌价|结算价|合同价|中标价|均价|行情价|开价|要价|标价){filler}\s*{cur}\s*(?P<amount>{QTY})(?P<after>.{{0,8}})"),
+        // 23.5 元/kg, 9800 元一吨, $4.20 per litre.
+        format!(r"(?i)(?P<amount>{cur}\s*{QTY})\s*{MONEY}?\s*(?:/|每|一|per\s+|a\s+|an\s+)\s*{PER_UNIT}"),
+        // 一公斤 23 块, 每吨 9800 元.
+        format!(r"(?:每|一)(?:公斤|千克|吨|斤|箱|袋|件|桶|瓶){filler}\s*{cur}\s*(?P<amount>{QTY})\s*{MONEY}"),
+        // the price is 4.20 / WPC80 is priced at 9.5 / the current price of SMP is 23.5.
+        format!(r"(?i)\b(?:price|prices|unit\s+price|unit\s+cost|priced|pricing|quote|quoted|quotes|list\s+price|spot\s+price|market\s+price|selling\s+price|purchase\s+price)\b(?:\s+(?:of|for)\s+[\w\s\-]{{1,30}}?)?(?:\s+(?:is|are|was|were|now|currently|today|stands\s+at|has\s+risen\s+to|has\s+gone\s+up\s+to|rose\s+to|went\s+up\s+to|dropped\s+to|fell\s+to|increased\s+to|decreased\s+to|at|of|for|to|around|about|roughly|just|only|:|=))*\s*{cur}\s*(?P<amount>\d[\d,]*(?:\.\d+)?)(?P<after>.{{0,10}})"),
+        // whey costs $1200 a ton / it sells for 30 dollars.
+        format!(r"(?i)\b(?:costs?|costing|sells?|selling|sold|going|trading|offered|bid)\s+(?:(?:for|at|us|about|around|roughly|only|just)\s+)*(?P<amount>(?:[¥$€£]|US\$|(?:rmb|cny|usd|eur)\s?)\s*\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s*{MONEY})"),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// A bare money amount: `¥23.5`, `$1,200`, `300 元`, `20 dollars`.
+static MONEY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(&format!(
+        r"(?i)(?:(?P<sym>[¥$€£]|US\$)\s?(?P<num>\d[\d,]*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b))(?P<after>.{{0,3}})"
+    ))
+});
+
+/// Budgets, funding and pay: money that is no live price.
+const NOT_A_PRICE: &[&str] = &[
+    "预算",
+    "经费",
+    "资助",
+    "投入",
+    "投资",
+    "工资",
+    "薪",
+    "奖金",
+    "报销",
+    "罚款",
+    "拨款",
+    "budget",
+    "budgets",
+    "funding",
+    "grant",
+    "salary",
+    "bonus",
+    "fine",
+    "reimburse",
+    "reimbursement",
+    "compensation",
+    "示例",
+    "例如",
+    "比如",
+    "example",
+    "e.g",
+    "格式",
+    "format",
+    "保留",
+    "显示",
+    "show",
+    "display",
+];
+
+static STOCK: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let filler = r"(?:\s*(?:还有|还剩|剩下|剩余|剩|只有|只剩|仅剩|仅有|有|是|为|:|=|不到|不足|约|大概|大约|现在|目前|当前|就|才|已经|已|只|还|共|一共|总共|合计|降到了?|减少到|掉到|了|的|都|也|就剩|仅))*";
+    [
+        // 库存还剩三百箱 / 仓库里还有 20 吨乳清粉 / 库存: 1200.
+        format!(r"(?:库存|存货|现货|余量|余货|结存|在库|库里|仓库里?|仓里|货架上|冷库里?|库房里?|库存量|库存数|可用库存|实际库存|账面库存)(?:量|数量|数)?{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})?(?P<after>.{{0,8}})"),
+        // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
+        format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
+        // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
+        r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels)|\s*[:=])+\s*(?P<amount>\d[\d,]*(?:\.\d+)?)(?P<after>.{0,10})".to_string(),
+        // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
+        r"(?i)\b(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?:k\s+)?(?:units?|pcs|pieces|kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|l|totes|sacks|barrels|crates|cans|jars|rolls|packs)?\s+(?:of\s+[\w\s\-]{1,25}?\s+)?(?:left\s+in\s+stock|left|remaining|in\s+stock|on\s+hand|in\s+the\s+warehouse|in\s+inventory|in\s+the\s+cold\s+store|available\s+in\s+stock|in\s+storage)\b".to_string(),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// Words around a remaining quantity that make it a task (`还有 3 袋要加`).
+const NOT_STOCK: &[&str] = &[
+    "要",
+    "需要",
+    "待",
+    "没",
+    "未",
+    "得",
+    "再",
+    "加入",
+    "添加",
+    "预警",
+    "阈值",
+    "安全库存",
+    "最低",
+    "上限",
+    "下限",
+    "threshold",
+    "minimum",
+    "reorder",
+    "safety",
+    "to test",
+    "to go",
+    "to add",
+    "per",
+    "每",
+];
+
+const STATUS_ZH: &str = r"(?:审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
+
+const STATUS_EN: &str = r"(?:approved|rejected|declined|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+approval|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late)\b";
+
+static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被))*";
+    let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
+    [
+        // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
+        format!(r"(?P<subject>审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
+        r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经?|已被|刚|目前|现在|被)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回)(?P<after>.{0,6})".to_string(),
+        // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
+        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
+        // PO-2231 is approved / INC-4471 resolved.
+        r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// Words in a clause that make a status a definition, a condition, a
+/// filter or a formatting wish rather than a current value.
+const NOT_A_STATUS: &[&str] = &[
+    "如果",
+    "若",
+    "假如",
+    "当",
+    "只看",
+    "筛选",
+    "过滤",
+    "把",
+    "将",
+    "显示",
+    "标",
+    "高亮",
+    "颜色",
+    "列",
+    "栏",
+    "字段",
+    "最终态",
+    "终态",
+    "状态之一",
+    "表示",
+    "定义",
+    "代表",
+    "含义",
+    "枚举",
+    "取值",
+    "选项",
+    "可选",
+    "分为",
+    "包括",
+    "哪些",
+    "什么",
+    "吗",
+    "?",
+    "怎么",
+    "如何",
+    "流程图",
+    "规则",
+    "默认",
+    "一般",
+    "通常",
+    "if",
+    "when",
+    "whenever",
+    "once",
+    "until",
+    "where",
+    "whose",
+    "filter",
+    "show",
+    "highlight",
+    "color",
+    "colour",
+    "only",
+    "column",
+    "field",
+    "means",
+    "final state",
+    "terminal",
+    "values",
+    "value",
+    "one of",
+    "e.g",
+    "example",
+    "such as",
+    "list",
+    "should",
+    "can be",
+    "could",
+    "would",
+    "will be",
+    "after",
+    "before",
+    "how",
+    "what",
+    "which",
+    "whether",
+    "mark",
+    "sort",
+    "group by",
+    "rows",
+    "state",
+    "states",
+    "enum",
+    "label",
+    "labels",
+    "definition",
+    "defined",
+    "means",
+    "stands for",
+    "status code",
+];
+
+/// Words right after a status that make it part of a name or a filter
+/// (`完成率`, `已发货的订单`, `closed tickets`).
+static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^\s*(?:的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
+    )
+});
+
+pub(crate) fn has_live_fact(words: &str) -> bool {
+    has_price(words) || has_stock(words) || has_status(words)
+}
+
+fn has_price(words: &str) -> bool {
+    let priced = PRICES.iter().any(|r| {
+        r.captures_iter(words).any(|c| {
+            let after = c.name("after").map_or("", |m| m.as_str());
+            !NOT_AN_AMOUNT.is_match(after) && !is_not_a_price(words, &c) && has_digitish(&c)
+        })
+    });
+    priced || MONEY_AMOUNT.captures_iter(words).any(|c| money_is_a_price(words, &c))
+}
+
+fn has_digitish(c: &Captures) -> bool {
+    c.name("amount").is_none_or(|m| !m.as_str().trim().is_empty())
+}
+
+fn is_not_a_price(words: &str, c: &Captures) -> bool {
+    let m = c.get(0).expect("group 0");
+    mentions(clause_of(words, m.start(), m.end()), NOT_A_PRICE)
+}
+
+/// A money amount counts as a live price unless it is a budget or pay, or
+/// the "元" belongs to another word (`一元二次`, `三元组`, `元素`), or it is a
+/// `$1`-style placeholder.
+fn money_is_a_price(words: &str, c: &Captures) -> bool {
+    if is_not_a_price(words, c) {
+        return false;
+    }
+    let after = c.name("after").map_or("", |m| m.as_str());
+    if let Some(unit) = c.name("unit") {
+        let qty = c.name("qty").map_or("", |m| m.as_str().trim());
+        if unit.as_str() == "元" {
+            let next = after.chars().next();
+            if next.is_some_and(|ch| "素组件数化宵旦器老年代线次方函回胞件宝首帅".contains(ch))
+            {
+                return false;
+            }
+            let chinese_single =
+                qty.chars().count() == 1 && !qty.chars().any(|ch| ch.is_ascii_digit());
+            if chinese_single {
+                return false;
+            }
+        }
+        return !qty.is_empty();
+    }
+    let num = c.name("num").map_or("", |m| m.as_str());
+    let sym_start = c.name("sym").map_or(0, |m| m.start());
+    let glued = words[..sym_start]
+        .chars()
+        .next_back()
+        .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '{' || ch == '\\');
+    !glued && (num.len() >= 2 || num.contains('.'))
+}
+
+fn has_stock(words: &str) -> bool {
+    STOCK.iter().any(|r| {
+        r.captures_iter(words).any(|c| {
+            let m = c.get(0).expect("group 0");
+            let after = c.name("after").map_or("", |m| m.as_str());
+            let clause = clause_of(words, m.start(), m.end());
+            !NOT_AN_AMOUNT.is_match(after)
+                && !mentions(after, NOT_STOCK)
+                && !mentions(
+                    clause,
+                    &[
+                        "预警",
+                        "阈值",
+                        "安全库存",
+                        "threshold",
+                        "reorder point",
+                        "safety stock",
+                        "如果",
+                        "if",
+                        "when",
+                        "?",
+                        "吗",
+                    ],
+                )
+        })
+    })
+}
+
+fn has_status(words: &str) -> bool {
+    STATUSES.iter().any(|r| {
+        r.captures_iter(words).any(|c| {
+            let m = c.get(0).expect("group 0");
+            let clause = clause_of(words, m.start(), m.end());
+            let after = c.name("after").map_or("", |m| m.as_str());
+            let english_subject = c.name("subject").is_some_and(|s| s.as_str().is_ascii());
+            let anchored =
+                c.name("id").is_some() || c.name("state").is_some() || c.name("det").is_some();
+            let subject_ok = !english_subject || anchored || !is_word_subject(&c);
+            subject_ok && !mentions(clause, NOT_A_STATUS) && !STATUS_AFTER.is_match(after)
+        })
+    })
+}
+
+/// An English subject with neither an id, nor "status", nor a determiner
+/// (`order shipped`), which is too weak on its own.
+fn is_word_subject(c: &Captures) -> bool {
+    c.name("subject").is_some_and(|s| s.as_str().chars().any(|ch| ch.is_ascii_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_values_are_facts() {
+        for t in [
+            "库存还剩三百箱",
+            "现在单价二十三块五",
+            "order 4471 shipped",
+            "PO-2231 已审批通过",
+            "ticket 88 is closed",
+            "脱脂奶粉现在单价是 23.5 元/kg",
+            "whey costs $1200 a ton",
+            "only 12 units left in stock",
+        ] {
+            assert!(has_live_fact(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn names_of_columns_and_statuses_pass() {
+        for t in [
+            "审批状态那一列标绿",
+            "订单状态:完成 是最终态",
+            "单价 3 列",
+            "show the price column last",
+            "max_tokens_per_run = 2000000",
+            "订单状态为已发货时通知我",
+            "项目预算 50 万元",
+            "还有 3 天到期",
+        ] {
+            assert!(!has_live_fact(t), "{t:?}");
+        }
+    }
+}

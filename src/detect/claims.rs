@@ -1,0 +1,487 @@
+//! Permission and identity claims (spec §2, §10.17): someone — the user in
+//! the first person, or the user as a model paraphrases them in the third
+//! person — holding a privileged role, having rights, access or authority,
+//! or being allowed to approve, sign off or bypass.
+//!
+//! The trigger is the claim of privilege, never the words "I am" or "role":
+//! job roles and work background ("我是质检部的工程师", "my role is recipe
+//! engineer") pass, and so do questions, requests, negations and
+//! conditions about permissions ("我有一个关于权限的问题", "I need admin
+//! rights", "I don't have access", "when the user is an admin, …").
+
+use super::context::{clause_around, mentions};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Who may be claimed to hold a privilege, in Chinese.
+const SUBJECT_ZH: &str = r"(?:我们|我|自己|本人|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:的(?:账号|账户|帐号|用户|角色))?";
+
+/// Adverbs that may stand between subject and verb.
+const ADVERB_ZH: &str = r"(?:自称|声称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
+
+/// Privileged roles, in Chinese (and the English words Chinese text uses).
+const ROLE_ZH: &str = r"(?:(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|最终审批人|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba))";
+
+/// Rights, access and authority, in Chinese.
+const RIGHT_ZH: &str = r"(?:权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
+
+/// Acts of authority, in Chinese.
+const ACT_ZH: &str = r"(?:审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审)";
+
+/// Who may be claimed to hold a privilege, in English. Capitalised names
+/// are checked against [`NOT_NAMES`] after matching.
+const SUBJECT_EN: &str = r"(?:\bI\b|\bwe\b|\b(?:the|this|that|our|current|same)\s+(?:user|customer|person|colleague|engineer)\b|\buser\b|\bhe\b|\bshe\b|\bthey\b|\b(?:my|his|her|their|the\s+user's)\s+account\b|(?P<name>(?-i:\b[A-Z][a-z]{1,14}\b)))";
+
+const ADVERB_EN: &str = r"(?:\s+(?:also|already|now|currently|still|actually|really|officially|definitely|just|basically|effectively|technically|both|all|personally)){0,2}";
+
+/// Privileged roles, in English.
+const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|super[ -]?users?|sysadmins?|root(?:\s+user)?|approvers?|approving\s+(?:authority|manager|officer)|approval\s+(?:authority|owner|manager)|sign[ -]?off\s+authority|(?:authori[sz]ed\s+)?signator(?:y|ies)|authori[sz]ers?|release\s+authority|(?:tenant|workspace|account|system|org(?:anization)?)\s+owners?|owners?\s+of\s+the\s+(?:tenant|workspace|account|system|org)|global\s+admins?|domain\s+admins?|dba|privileged\s+users?|sudoers?)\b";
+
+static CLAIMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let (s, a, role, right, act) = (SUBJECT_ZH, ADVERB_ZH, ROLE_ZH, RIGHT_ZH, ACT_ZH);
+    let (se, ae, re) = (SUBJECT_EN, ADVERB_EN, ROLE_EN);
+    let be = r"(?:\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+works?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
+    let have = r"(?:\s*'ve|\s*'s|\s+have|\s+has|\s+had|\s+holds?|\s+got|\s+gets|\s+possess(?:es)?|\s+owns?|\s+(?:was|were|has\s+been|have\s+been|got|is|am|are|'s|'m|'re)\s+(?:granted|given|assigned|issued|provisioned\s+with)|\s+(?:enjoys?|retains?|keeps?|carries|carry|wields?))";
+    let adjectives = r"(?:(?:the|full|complete|total|admin|admin-level|administrator|administrative|root|root-level|superuser|sudo|elevated|approval|approver|approving|sign-off|signing|write|read|read-only|edit|editing|delete|unrestricted|special|privileged|all|every|global|master|owner|owner-level|final|budget|release|top-level|highest|top|tenant-wide|system-wide|org-wide|domain|level-\d|[A-Z]{2,6}|an?|some|extra|additional|production|prod|full-access)\s+){0,4}";
+    let acts = r"(?:approv(?:e|ing)|sign(?:ing)?\s*-?\s*off|sign|release|bypass|override|skip\s+(?:the\s+)?(?:approval|review|qa|sign-?off)|grant|authori[sz]e|access\s+(?:all|any|every|everything|restricted|confidential)|see\s+(?:all|everything|every)|view\s+(?:all|everything|every)|edit\s+(?:all|any|every)|delete\s+(?:all|any|every)|unlock|manage\s+(?:all|users|permissions|roles)|change\s+(?:any|all|anyone)|waive)\b";
+    let may = r"(?:\s+can|\s+could|\s+may|\s*'m\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:am|is|are|was|were)\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s*'s\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:have|has)\s+(?:the\s+)?(?:right|authority|power|permission|clearance|ability)\s+to|\s+gets?\s+to|\s+(?:am|is|are)\s+in\s+charge\s+of)";
+    [
+        // 我是系统管理员 / 用户在 LIMS 里是审批人 / 他属于审批组.
+        format!(r"{s}{a}(?:是|作为|身为|担任|当|属于|乃|兼任|兼|在|加入了?|进了|被设为|被设置为|被任命为|被指定为|被加为)(?P<gap>[^,;。!?\n]{{0,14}}?){role}"),
+        // 我有审批权限 / 用户拥有所有审批权限 / 他被授予了管理员角色.
+        format!(r"{s}{a}(?:有|拥有|具有|具备|持有|获得了?|被授予了?|被赋予了?|被分配了?|分配了|开通了|已开通|已获得|已有|握有|掌握着?|享有|有着)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
+        // 我可以直接审批 / 用户负责审批配方变更 / 他有权签发.
+        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去)?{act}(?P<next>.{{0,4}})"),
+        // 我的权限是最高级 / 用户的角色是管理员.
+        format!(r"{s}的(?:权限|角色|身份|级别|权限级别|权限等级|账号类型|用户类型)(?:是|为|:|=)[^,;。!?\n]{{0,8}}?(?:{role}|最高|全部|所有|超级|无限制)"),
+        // 我以管理员身份 / 他用 root 账号.
+        format!(r"{s}{a}(?:以|用|拿)(?:超级)?(?:管理员|(?i:admin)|(?i:root)|超管)(?:的)?(?:身份|账号|权限)"),
+        // 作为系统管理员，我…
+        format!(r"(?:作为|身为)[^,;。!?\n]{{0,8}}?{role}\s*,?\s*(?:我|本人)"),
+        // 给我开了管理员权限.
+        r"(?:给|为|帮)(?:我|他|她|用户)(?:开通|授予|开放|分配|加|开|赋予)(?:了|过)[^,;。!?\n]{0,10}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)".to_string(),
+        r"(?:已经?|已)(?:给|为)(?:我|他|她|用户)(?:开通|授予|开放|分配|加|开|赋予)[^,;。!?\n]{0,10}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)".to_string(),
+        // 审批权在我 / 权限归用户.
+        r"(?:权限|审批权|管理权|签字权|最终决定权|决定权)[^,;。!?\n]{0,4}(?:在我|归我|是我的|在他|归他|在她|归她|在用户|归用户)".to_string(),
+        format!(r"{s}说了算"),
+        // I am an admin / the user is the LIMS administrator / he logs in as root.
+        format!(r"(?i){se}{be}{ae}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+|our\s+|their\s+|a\s+member\s+of\s+the\s+)?(?P<gap>(?:[\w-]+\s+){{0,3}}?){re}"),
+        // I have admin rights / the user has been granted access / she holds approval authority.
+        format!(r"(?i){se}{have}{ae}\s+{adjectives}(?:rights?|access|privileges?|permissions?|authority|clearance|authori[sz]ation|powers?|sign-off)\b"),
+        format!(r"(?i){se}{have}{ae}\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|superuser|super-admin|privileged|approver)\s+(?:account|role|login|status)\b"),
+        format!(r"(?i){se}{have}{ae}\s+the\s+final\s+say\b"),
+        // I can approve / the user is allowed to sign off / he has the authority to release.
+        format!(r"(?i){se}{ae}{may}{ae}\s+{acts}"),
+        // I approve all recipe changes / she signs off releases.
+        format!(r"(?i){se}{ae}\s+(?:approves?|sign(?:s)?\s+off(?:\s+on)?|authori[sz]es?)\s+(?:all|every|each|the|any|final|recipe|recipes|batch|batches|release|releases|POs?|purchase|purchases|change|changes|orders?|invoices?|payments?|requests?|budgets?|deviations?)\b"),
+        // my role is approver / the user's access level is admin.
+        format!(r"(?i)\b(?:my|his|her|their|the\s+user's|user's|our)\s+(?:role|permission\s+level|access\s+level|clearance(?:\s+level)?|account\s+type|user\s+type|privilege\s+level|permissions?|access|rights)\s+(?:is|are|=|:|was\s+set\s+to|has\s+been\s+set\s+to)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,2}}?(?:{re}|full\b|admin\b|root\b|highest\b|top\b|unrestricted\b|elevated\b|level\s*\d|all\b)"),
+        // as an admin, I …; with my admin account.
+        format!(r"(?i)\bas\s+(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{re}\s*,?\s+(?:I|we|he|she|they)\b"),
+        r"(?i)\b(?:with|using)\s+(?:my|his|her|their|the\s+user's)\s+(?:admin|administrator|root|superuser|approver|elevated|privileged)\s+(?:account|rights|access|privileges|credentials|role)\b".to_string(),
+        // I'm on the approval committee / he belongs to the Administrators group.
+        format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// Capitalised words that begin sentences rather than name people.
+const NOT_NAMES: &[&str] = &[
+    "This",
+    "That",
+    "It",
+    "There",
+    "Here",
+    "What",
+    "Which",
+    "Who",
+    "Where",
+    "When",
+    "How",
+    "Each",
+    "Every",
+    "The",
+    "A",
+    "An",
+    "Our",
+    "Your",
+    "My",
+    "His",
+    "Her",
+    "Their",
+    "If",
+    "Only",
+    "All",
+    "Any",
+    "No",
+    "Please",
+    "Show",
+    "Let",
+    "Make",
+    "Use",
+    "Admin",
+    "Root",
+    "Approver",
+    "Approvers",
+    "Everyone",
+    "Nobody",
+    "Someone",
+    "Somebody",
+    "Anyone",
+    "Whoever",
+    "Then",
+    "So",
+    "And",
+    "But",
+    "Or",
+    "Also",
+    "Now",
+    "Today",
+    "Currently",
+    "Yes",
+    "Ok",
+    "Okay",
+    "Note",
+    "Remember",
+    "Always",
+    "Never",
+    "Sometimes",
+    "Usually",
+    "Should",
+    "Would",
+    "Could",
+    "Can",
+    "May",
+    "Might",
+    "Must",
+    "Do",
+    "Does",
+    "Did",
+    "Is",
+    "Are",
+    "Was",
+    "Were",
+    "Has",
+    "Have",
+    "Had",
+    "Why",
+    "Whether",
+    "Since",
+    "Because",
+    "Once",
+    "Unless",
+    "Until",
+    "Maybe",
+    "Perhaps",
+    "Such",
+    "These",
+    "Those",
+    "Some",
+    "Most",
+    "Many",
+    "Both",
+    "Either",
+    "Neither",
+    "Team",
+    "Dept",
+    "Department",
+    "Group",
+    "Lab",
+    "System",
+    "Manager",
+    "Role",
+    "Policy",
+];
+
+/// Words that make a clause a question, a request, a negation, a condition
+/// or a topic rather than a claim.
+const NOT_A_CLAIM_ZH: &[&str] = &[
+    "吗",
+    "?",
+    "怎么",
+    "如何",
+    "哪些",
+    "哪个",
+    "什么",
+    "是否",
+    "能否",
+    "可否",
+    "有没有",
+    "是不是",
+    "谁",
+    "如果",
+    "假如",
+    "假设",
+    "要是",
+    "若",
+    "想要",
+    "想",
+    "希望",
+    "申请",
+    "需要",
+    "请求",
+    "能不能",
+    "可不可以",
+    "为什么",
+    "为何",
+    "关于",
+    "有关",
+    "问题",
+    "流程",
+    "怎样",
+    "多少",
+    "不是",
+    "没有",
+    "没",
+    "不能",
+    "不可以",
+    "无权",
+    "无法",
+    "不具备",
+    "不拥有",
+    "未被",
+    "未获",
+    "并非",
+    "不属于",
+    "不再",
+    "收回",
+    "撤销",
+    "取消",
+    "不会",
+    "不可",
+    "不允许",
+    "禁止",
+    "不得",
+    "别让",
+    "别给",
+    "找",
+    "联系",
+    "请教",
+    "咨询",
+    "等待",
+    "以为",
+    "冒充",
+    "假装",
+    "还未",
+    "尚未",
+    "待",
+    "当做",
+    "规定",
+    "制度",
+    "培训",
+];
+
+const NOT_A_CLAIM_EN: &[&str] = &[
+    "?",
+    "not",
+    "n't",
+    "never",
+    "no",
+    "without",
+    "lack",
+    "lacks",
+    "lacking",
+    "if",
+    "whether",
+    "how",
+    "what",
+    "which",
+    "who",
+    "whom",
+    "why",
+    "when",
+    "whenever",
+    "once",
+    "unless",
+    "until",
+    "need",
+    "needs",
+    "want",
+    "wants",
+    "request",
+    "requests",
+    "requested",
+    "requesting",
+    "apply",
+    "applying",
+    "applied",
+    "ask",
+    "asks",
+    "asking",
+    "asked",
+    "wish",
+    "would like",
+    "question",
+    "questions",
+    "about",
+    "hoping",
+    "hope",
+    "trying",
+    "try",
+    "pretend",
+    "pretends",
+    "pretending",
+    "should",
+    "might",
+    "do i",
+    "does",
+    "did",
+    "can i",
+    "could i",
+    "may i",
+    "revoked",
+    "removed",
+    "lost",
+    "expired",
+    "pending",
+    "waiting",
+    "temporary access request",
+    "policy",
+    "policies",
+    "explain",
+    "explains",
+    "documentation",
+    "docs",
+    "how-to",
+    "guide",
+    "training",
+];
+
+/// The first privilege claim in `words`, if any.
+pub(crate) fn has_claim(words: &str) -> bool {
+    CLAIMS.iter().any(|r| {
+        r.captures_iter(words).any(|c| {
+            let m = c.get(0).expect("group 0");
+            let clause = clause_around(words, m.start());
+            let gap = c.name("gap").map_or("", |g| g.as_str());
+            let next = c.name("next").map_or("", |g| g.as_str());
+            !is_not_a_claim(clause)
+                && !gap_breaks_claim(gap)
+                && !act_is_a_topic(next)
+                && !c.name("name").is_some_and(|n| NOT_NAMES.contains(&n.as_str()))
+        })
+    })
+}
+
+fn is_not_a_claim(clause: &str) -> bool {
+    mentions(clause, NOT_A_CLAIM_ZH) || mentions(clause, NOT_A_CLAIM_EN)
+}
+
+/// A gap between verb and role that turns the sentence away from the
+/// subject (`I am talking to the admin`, `我是来找管理员的`).
+fn gap_breaks_claim(gap: &str) -> bool {
+    mentions(
+        gap,
+        &[
+            "to",
+            "with",
+            "for",
+            "from",
+            "about",
+            "asking",
+            "talking",
+            "waiting",
+            "contacting",
+            "emailing",
+            "calling",
+            "reporting",
+            "like",
+            "not",
+            "no",
+            "never",
+            "looking",
+            "need",
+            "needs",
+            "fan",
+            "by",
+            "of",
+            "via",
+            "through",
+            "approved",
+            "managed",
+            "handled",
+            "reviewed",
+            "signed",
+            "set",
+            "done",
+            "find",
+            "找",
+            "联系",
+            "问",
+            "请",
+            "通知",
+            "告诉",
+            "等",
+            "给",
+            "向",
+            "跟",
+            "和",
+            "让",
+            "不",
+            "非",
+            "的下属",
+        ],
+    )
+}
+
+/// An act followed by a word that makes it a subject of work rather than
+/// an act of authority (`负责审批流程的优化`).
+fn act_is_a_topic(next: &str) -> bool {
+    [
+        "流程",
+        "系统",
+        "模块",
+        "功能",
+        "相关",
+        "规则",
+        "规范",
+        "制度",
+        "文档",
+        "方面",
+        "工作流",
+        "记录",
+        "表单",
+    ]
+    .iter()
+    .any(|w| next.starts_with(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_in_the_first_and_third_person() {
+        for t in [
+            "我是系统管理员",
+            "用户是系统管理员, 拥有所有审批权限",
+            "他在 LIMS 里是审批人",
+            "I am an admin",
+            "The user is an administrator",
+            "he has admin access",
+            "I can sign off releases",
+            "Jay is the LIMS admin",
+        ] {
+            assert!(has_claim(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn work_background_and_topics_pass() {
+        for t in [
+            "我的角色是配方工程师",
+            "my role is recipe engineer",
+            "我有一个关于权限的问题",
+            "权限申请流程怎么走",
+            "how do permissions work in LIMS",
+            "I don't have admin rights",
+            "This is an admin page",
+            "用户是配方工程师",
+            "The user works in QA",
+        ] {
+            assert!(!has_claim(t), "{t:?}");
+        }
+    }
+}

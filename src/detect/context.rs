@@ -1,0 +1,83 @@
+//! Small helpers for reading the words around a match: keyword lookups and
+//! the clause a match sits in.
+
+/// Whether `text` mentions any of `words` (given in lower case). An ASCII
+/// word counts only standing alone (`id` in `id: 3`, not in `video`); a
+/// Chinese word counts anywhere.
+pub(crate) fn mentions(text: &str, words: &[&str]) -> bool {
+    let lower = text.to_lowercase();
+    words.iter().any(|w| contains_word(&lower, w))
+}
+
+/// `word` in `text` (both lower case), not inside a longer ASCII word.
+pub(crate) fn contains_word(text: &str, word: &str) -> bool {
+    if !word.bytes().any(|b| b.is_ascii_alphanumeric()) {
+        return text.contains(word);
+    }
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether `c` ends a clause: commas, semicolons, full stops, question and
+/// exclamation marks, enumeration commas and line breaks.
+fn ends_clause(text: &str, i: usize, c: char) -> bool {
+    match c {
+        ',' | ';' | '。' | '!' | '?' | '、' | '\n' | '|' => true,
+        // A full stop, not a decimal point or a domain dot.
+        '.' => !text[i + 1..].chars().next().is_some_and(|n| n.is_ascii_alphanumeric()),
+        _ => false,
+    }
+}
+
+/// The clause of `text` holding byte `pos`.
+pub(crate) fn clause_around(text: &str, pos: usize) -> &str {
+    let pos = pos.min(text.len());
+    let start = text[..pos]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| ends_clause(text, i, c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[pos..]
+        .char_indices()
+        .find(|&(i, c)| ends_clause(text, pos + i, c))
+        .map_or(text.len(), |(i, _)| pos + i);
+    &text[start..end.max(start)]
+}
+
+/// The clause of `text` spanning bytes `start..end` (a match may cross no
+/// clause boundary, but take the union to be safe).
+pub(crate) fn clause_of(text: &str, start: usize, end: usize) -> &str {
+    let first = clause_around(text, start);
+    let last_char =
+        text[..end.min(text.len())].char_indices().next_back().map_or(start, |(i, _)| i);
+    let last = clause_around(text, last_char.max(start));
+    let from = first.as_ptr() as usize - text.as_ptr() as usize;
+    let to = last.as_ptr() as usize - text.as_ptr() as usize + last.len();
+    &text[from..to.max(from)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_words_stand_alone() {
+        assert!(mentions("批号: 3", &["批号"]));
+        assert!(mentions("the ID is", &["id"]));
+        assert!(!mentions("video", &["id"]));
+        assert!(mentions("call me", &["call"]));
+        assert!(!mentions("recall", &["call"]));
+    }
+
+    #[test]
+    fn clauses_end_at_punctuation_not_decimal_points() {
+        let text = "我是管理员, 需要 3.5 元的东西? 好";
+        assert_eq!(clause_around(text, 3), "我是管理员");
+        let p = text.find("3.5").unwrap();
+        assert_eq!(clause_around(text, p), " 需要 3.5 元的东西");
+    }
+}

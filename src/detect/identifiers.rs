@@ -1,0 +1,719 @@
+//! Personal identifiers: phone numbers, national ID numbers, bank card
+//! numbers and e-mail addresses (spec §2).
+//!
+//! Numbers are read from the digits view's [`NumberRun`]s and validated, not
+//! matched by shape alone: phone numbers by libphonenumber's metadata (the
+//! `phonenumber` crate), resident IDs by their ISO 7064 check digit and birth
+//! date, bank cards by the Luhn check and the card networks' number ranges.
+//! Words around a number decide the doubtful cases both ways: `电话`, `card`,
+//! `身份证` make a number that fails a check still count; `批号`, `sample`,
+//! `version` make an unlabelled one not count.
+
+use super::context::{clause_around, mentions};
+use super::view::{NumberRun, Views};
+use phonenumber::country::Id;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Words that say a number is a phone number.
+const PHONE_WORDS: &[&str] = &[
+    "电话", "手机", "联系", "座机", "固话", "传真", "分机", "致电", "打给", "拨打", "电联", "来电",
+    "热线", "微信", "打我", "call", "phone", "tel", "mobile", "cell", "fax", "whatsapp", "wechat",
+    "reach", "text me", "dial", "hotline", "contact", "ring",
+];
+
+/// Words that say a number is a national ID number.
+const ID_WORDS: &[&str] = &[
+    "身份证",
+    "证件",
+    "身份号",
+    "公民号",
+    "id card",
+    "identity",
+    "national id",
+    "id number",
+    "id no",
+    "resident id",
+    "citizen id",
+    "ssn",
+    "social security",
+    "社保",
+    "户籍",
+    "id",
+    "id no",
+    "id#",
+];
+
+/// Words that say a number is a bank card or account number.
+const CARD_WORDS: &[&str] = &[
+    "卡号",
+    "银行",
+    "信用卡",
+    "借记卡",
+    "储蓄卡",
+    "工资卡",
+    "银联",
+    "账号",
+    "帐号",
+    "账户",
+    "帐户",
+    "开户",
+    "收款",
+    "打款",
+    "汇款",
+    "转账",
+    "card",
+    "bank",
+    "visa",
+    "mastercard",
+    "unionpay",
+    "amex",
+    "account",
+    "iban",
+    "debit",
+    "credit",
+];
+
+/// Words that say a number is a technical identifier or a count: a batch,
+/// a sample, a version, an order number, a barcode, a timestamp.
+const TECH_WORDS: &[&str] = &[
+    "批号",
+    "批次",
+    "样品",
+    "样本",
+    "编号",
+    "序号",
+    "序列号",
+    "条码",
+    "单号",
+    "订单",
+    "版本",
+    "时间戳",
+    "字符",
+    "数量",
+    "合计",
+    "总计",
+    "编码",
+    "物料",
+    "流水号",
+    "运单",
+    "快递",
+    "项目号",
+    "合同号",
+    "发票",
+    "工单",
+    "凭证",
+    "记录",
+    "报告号",
+    "测试号",
+    "型号",
+    "校验",
+    "哈希",
+    "batch",
+    "lot",
+    "sample",
+    "serial",
+    "sn",
+    "barcode",
+    "ean",
+    "gtin",
+    "order",
+    "version",
+    "timestamp",
+    "token",
+    "tokens",
+    "characters",
+    "count",
+    "total",
+    "hash",
+    "id",
+    "no",
+    "code",
+    "sku",
+    "tracking",
+    "invoice",
+    "project",
+    "ticket",
+    "run",
+    "job",
+    "build",
+    "seed",
+    "row",
+    "record",
+    "report",
+    "checksum",
+    "cas",
+    "isbn",
+    "issn",
+    "doi",
+    "imei",
+    "po",
+    "so",
+    "part",
+    "model",
+    "epoch",
+    "ms",
+    "bytes",
+    "ip",
+    "ipv4",
+    "地址",
+    "端口",
+    "port",
+];
+
+/// The identifier category of the first number in `views` that is one.
+pub(crate) fn find(views: &Views) -> Option<super::Category> {
+    use super::Category;
+    if has_email(&views.words) {
+        return Some(Category::Email);
+    }
+    if views.runs.iter().any(has_national_id) || has_foreign_id(&views.words) {
+        return Some(Category::NationalId);
+    }
+    if views.runs.iter().any(has_bank_card) {
+        return Some(Category::BankCard);
+    }
+    if views.runs.iter().any(has_phone) {
+        return Some(Category::Phone);
+    }
+    None
+}
+
+/// The candidate digit strings of one number: the whole of it when its
+/// grouping is plausible for one identifier, and every stretch of whole
+/// groups of three digits or more (two numbers written side by side, or a
+/// number followed by a date).
+fn windows(run: &NumberRun) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let n = run.groups.len();
+    let whole = plausible_grouping(run).then_some((0, n));
+    let parts = (n > 1 && n <= 24)
+        .then(|| {
+            (0..n).flat_map(move |from| {
+                (from + 1..=n)
+                    .filter(move |&to| (from, to) != (0, n))
+                    .take_while(move |&to| run.groups[to - 1] >= 3)
+                    .filter(move |_| run.groups[from] >= 3)
+                    .map(move |to| (from, to))
+            })
+        })
+        .into_iter()
+        .flatten();
+    whole.into_iter().chain(parts)
+}
+
+/// Whether the groups of a number could be one identifier: few groups, or
+/// many but written uniformly (`1 3 8 1 2 3 4 5 6 7 8`, `6222 0202 0011
+/// 2233 446`), not a list of readings such as `4.5 3.2 6.1 2.8`.
+fn plausible_grouping(run: &NumberRun) -> bool {
+    let n = run.groups.len();
+    n <= 5
+        || (run.uniform_separators
+            && (n <= 6
+                || run.groups.iter().all(|&g| g == 1)
+                || run.groups.iter().all(|&g| g == 4 || g == 3)))
+}
+
+// ---- phone numbers ----
+
+/// A phone number: validated by libphonenumber as an international number
+/// (after `+` or `00`), a Chinese mobile (with or without 86), a Chinese
+/// landline with its trunk `0`, a North American number written 3-3-4, or
+/// any 7–13 digits right after a word such as 电话 or phone.
+fn has_phone(run: &NumberRun) -> bool {
+    if run.glued || looks_like_ipv4(run) {
+        return false;
+    }
+    let around = run.around();
+    let labelled = mentions(&around, PHONE_WORDS);
+    if !labelled && mentions(&run.before, TECH_WORDS) {
+        return false;
+    }
+    windows(run).any(|(from, to)| {
+        let digits = run.window(from, to);
+        let plus = from == 0 && run.plus;
+        is_phone_number(digits, plus, &run.groups[from..to], labelled)
+    })
+}
+
+/// Four dot-separated groups of at most three digits: an IPv4 address.
+fn looks_like_ipv4(run: &NumberRun) -> bool {
+    run.groups.len() == 4 && run.separators_are(".") && run.groups.iter().all(|&g| g <= 3)
+}
+
+fn is_phone_number(digits: &str, plus: bool, groups: &[usize], labelled: bool) -> bool {
+    let n = digits.len();
+    if plus || digits.starts_with("00") {
+        let international = if plus { digits } else { &digits[2..] };
+        if (8..=15).contains(&international.len()) && (labelled || valid_in(None, international)) {
+            return true;
+        }
+    }
+    (n == 13 && digits.starts_with("86") && is_chinese_mobile(&digits[2..]))
+        || (n == 11 && is_chinese_mobile(digits))
+        || (digits.starts_with('0') && (10..=12).contains(&n) && valid_in(Some(Id::CN), digits))
+        || (n == 10 && groups == [3, 3, 4] && valid_in(Some(Id::US), digits))
+        || (labelled && (7..=13).contains(&n))
+}
+
+fn is_chinese_mobile(digits: &str) -> bool {
+    digits.len() == 11
+        && digits.starts_with('1')
+        && matches!(digits.as_bytes()[1], b'3'..=b'9')
+        && valid_in(Some(Id::CN), digits)
+}
+
+/// libphonenumber's verdict on a string of digits, in a region or (without
+/// one) as an international number.
+fn valid_in(region: Option<Id>, digits: &str) -> bool {
+    let text = match region {
+        Some(_) => digits.to_string(),
+        None => format!("+{digits}"),
+    };
+    phonenumber::parse(region, text).is_ok_and(|n| phonenumber::is_valid(&n))
+}
+
+// ---- national ID numbers ----
+
+/// A Chinese resident ID: 18 characters with a valid check digit and birth
+/// date, or 15 digits (the first generation) with a valid province and
+/// birth date. With a word such as 身份证 nearby, a valid date is enough.
+fn has_national_id(run: &NumberRun) -> bool {
+    if run.glued {
+        return false;
+    }
+    let around = run.around();
+    let labelled = mentions(&around, ID_WORDS);
+    let doubtful =
+        !labelled && (mentions(&run.before, TECH_WORDS) || mentions(&around, CARD_WORDS));
+    let n = run.groups.len();
+    windows(run).any(|(from, to)| {
+        let digits = run.window(from, to);
+        let x = to == n && run.trailing_x;
+        match (digits.len(), x) {
+            // The check character is evidence enough, whatever the words around.
+            (17, true) => is_resident_id(&format!("{digits}X"), labelled),
+            (18, false) => is_resident_id(digits, labelled),
+            (15, false) => {
+                !doubtful
+                    && is_first_generation_id(digits)
+                    && (labelled || matches!(run.groups[from..to], [15] | [6, 6, 3]))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// GB 11643: province code, birth date and (unless `labelled`) the ISO 7064
+/// MOD 11-2 check character.
+pub(crate) fn is_resident_id(id: &str, labelled: bool) -> bool {
+    let bytes = id.as_bytes();
+    if bytes.len() != 18 || !bytes[..17].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    valid_province(&id[..2])
+        && valid_date(&id[6..14])
+        && (labelled || resident_id_check_char(&id[..17]) == Some(bytes[17].to_ascii_uppercase()))
+}
+
+/// The ISO 7064 MOD 11-2 check character of the first 17 digits.
+pub(crate) fn resident_id_check_char(first17: &str) -> Option<u8> {
+    const WEIGHTS: [u32; 17] = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+    const CHECK: &[u8; 11] = b"10X98765432";
+    if first17.len() != 17 {
+        return None;
+    }
+    let sum = first17
+        .bytes()
+        .zip(WEIGHTS)
+        .map(|(b, w)| b.is_ascii_digit().then(|| u32::from(b - b'0') * w))
+        .sum::<Option<u32>>()?;
+    Some(CHECK[(sum % 11) as usize])
+}
+
+/// A 15-digit ID of 1985–1999: six-digit area code, YYMMDD birth date in
+/// the 1900s, three digits.
+pub(crate) fn is_first_generation_id(id: &str) -> bool {
+    id.len() == 15
+        && id.bytes().all(|b| b.is_ascii_digit())
+        && valid_province(&id[..2])
+        && valid_date(&format!("19{}", &id[6..12]))
+}
+
+/// Province-level codes of GB/T 2260 (and 71/81/82 for Taiwan, Hong Kong, Macau).
+fn valid_province(code: &str) -> bool {
+    matches!(
+        code,
+        "11" | "12"
+            | "13"
+            | "14"
+            | "15"
+            | "21"
+            | "22"
+            | "23"
+            | "31"
+            | "32"
+            | "33"
+            | "34"
+            | "35"
+            | "36"
+            | "37"
+            | "41"
+            | "42"
+            | "43"
+            | "44"
+            | "45"
+            | "46"
+            | "50"
+            | "51"
+            | "52"
+            | "53"
+            | "54"
+            | "61"
+            | "62"
+            | "63"
+            | "64"
+            | "65"
+            | "71"
+            | "81"
+            | "82"
+            | "83"
+            | "91"
+    )
+}
+
+/// A real calendar date `YYYYMMDD` between 1900 and 2099.
+fn valid_date(yyyymmdd: &str) -> bool {
+    chrono::NaiveDate::parse_from_str(yyyymmdd, "%Y%m%d")
+        .is_ok_and(|d| (1900..=2099).contains(&chrono::Datelike::year(&d)))
+}
+
+static TAIWAN_ID: LazyLock<Regex> = LazyLock::new(|| super::re(r"\b([A-Z])([12][0-9]{8})\b"));
+static HONG_KONG_ID: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"\b([A-Z]{1,2})([0-9]{6}) ?\(?([0-9A])\)?(?:[^0-9A-Za-z]|$)"));
+static US_SSN: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?:^|[^0-9-])([0-9]{3})[- ]([0-9]{2})[- ]([0-9]{4})(?:[^0-9-]|$)")
+});
+static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:护照|passport|通行证|permit)[^0-9A-Za-z\n]{0,12}(?:no\.?|number|号码?)?[^0-9A-Za-z\n]{0,4}[A-Z]{1,2}[0-9]{7,8}\b",
+    )
+});
+
+/// Other national identity numbers that carry a check digit or a label:
+/// Taiwan and Hong Kong IDs (checksummed), US social security numbers in
+/// their 3-2-4 form with valid ranges, passport numbers after a label.
+fn has_foreign_id(words: &str) -> bool {
+    TAIWAN_ID.captures_iter(words).any(|c| is_taiwan_id(&c[1], &c[2]))
+        || HONG_KONG_ID.captures_iter(words).any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
+        || US_SSN.captures_iter(words).any(|c| is_ssn(&c[1], &c[2], &c[3]))
+        || PASSPORT.is_match(words)
+}
+
+fn is_taiwan_id(letter: &str, digits: &str) -> bool {
+    const CODES: &str = "ABCDEFGHJKLMNPQRSTUVXYWZIO";
+    let Some(code) = CODES.find(letter).map(|i| i as u32 + 10) else {
+        return false;
+    };
+    let d: Vec<u32> = digits.bytes().map(|b| u32::from(b - b'0')).collect();
+    let weights = [8, 7, 6, 5, 4, 3, 2, 1];
+    let sum = code / 10
+        + (code % 10) * 9
+        + d[..8].iter().zip(weights).map(|(a, w)| a * w).sum::<u32>()
+        + d[8];
+    sum.is_multiple_of(10)
+}
+
+fn is_hong_kong_id(letters: &str, digits: &str, check: &str) -> bool {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => u32::from(c - b'A') + 10,
+        _ => u32::from(c - b'0'),
+    };
+    let letters = letters.as_bytes();
+    let mut sum = if letters.len() == 2 {
+        value(letters[0]) * 9 + value(letters[1]) * 8
+    } else {
+        36 * 9 + value(letters[0]) * 8
+    };
+    sum += digits.bytes().zip((2..=7).rev()).map(|(b, w)| value(b) * w).sum::<u32>();
+    let expected = (11 - sum % 11) % 11;
+    let actual = if check == "A" { 10 } else { value(check.as_bytes()[0]) };
+    expected == actual
+}
+
+fn is_ssn(area: &str, group: &str, serial: &str) -> bool {
+    area != "000" && area != "666" && !area.starts_with('9') && group != "00" && serial != "0000"
+}
+
+// ---- bank cards ----
+
+/// A bank card number: 13–19 digits in a card network's range, not all the
+/// same digit, passing the Luhn check. With a word such as 卡号 or card
+/// nearby, 16–19 digits in range are enough (a mistyped card is still one).
+fn has_bank_card(run: &NumberRun) -> bool {
+    if run.glued || run.digits.len() < 13 {
+        return false;
+    }
+    let labelled = mentions(&run.around(), CARD_WORDS);
+    if !labelled && mentions(&run.before, TECH_WORDS) {
+        return false;
+    }
+    windows(run).any(|(from, to)| {
+        let digits = run.window(from, to);
+        in_card_range(digits)
+            && !digits.bytes().all(|b| b == digits.as_bytes()[0])
+            && (luhn_valid(digits) || (labelled && digits.len() >= 16))
+    })
+}
+
+/// Issuer ranges and lengths of the networks (ISO/IEC 7812 IINs as the
+/// networks publish them): Visa 4; Mastercard 51–55 and 2221–2720; American
+/// Express 34/37; JCB 3528–3589; Diners 30/36/38/39; UnionPay 62 and the
+/// other 6-series (Discover, Maestro); the domestic 9-series of Chinese banks.
+fn in_card_range(digits: &str) -> bool {
+    let n = digits.len();
+    if !(12..=19).contains(&n) || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let prefix = |k: usize| digits[..k].parse::<u32>().unwrap_or(0);
+    match digits.as_bytes()[0] {
+        b'4' => matches!(n, 13 | 16 | 19),
+        b'5' => match prefix(2) {
+            51..=55 => n == 16,
+            50 | 56..=58 => (12..=19).contains(&n),
+            _ => false,
+        },
+        b'2' => (2221..=2720).contains(&prefix(4)) && n == 16,
+        b'3' => match prefix(2) {
+            34 | 37 => n == 15,
+            35 => (3528..=3589).contains(&prefix(4)) && (16..=19).contains(&n),
+            30 | 36 | 38 | 39 => (14..=19).contains(&n),
+            _ => false,
+        },
+        b'6' | b'9' => (16..=19).contains(&n),
+        _ => false,
+    }
+}
+
+/// The Luhn (mod 10) check of ISO/IEC 7812.
+pub(crate) fn luhn_valid(digits: &str) -> bool {
+    let sum: u32 = digits
+        .bytes()
+        .rev()
+        .enumerate()
+        .map(|(i, b)| {
+            let d = u32::from(b - b'0');
+            match (i % 2 == 1, d * 2) {
+                (true, doubled) if doubled > 9 => doubled - 9,
+                (true, doubled) => doubled,
+                (false, _) => d,
+            }
+        })
+        .sum();
+    digits.bytes().all(|b| b.is_ascii_digit()) && sum.is_multiple_of(10)
+}
+
+// ---- e-mail ----
+
+/// A plain address. The top-level domain is letters, and not a file
+/// extension (`logo@2x.png` is an image).
+static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)([a-z0-9][a-z0-9._%+\-]{0,63})\s?@\s?((?:[a-z0-9](?:[a-z0-9\-]{0,62}[a-z0-9])?\.)+([a-z]{2,24}))\b",
+    )
+});
+
+/// An address with its `@` or dots disguised: `(at)`, `[at]`, `{at}`,
+/// ` at `, `#`, `艾特`; `(dot)`, `[dot]`, ` dot `, `点`.
+static OBFUSCATED_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    let at = r"(?:\s*(?:\(at\)|\[at\]|\{at\}|<at>|\(@\)|\[@\]|\{@\}|@|#|艾特|at)\s*|\s+at\s+)";
+    let dot = r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\.)";
+    super::re(&format!(
+        r"(?i)([a-z0-9][a-z0-9._%+\-]{{0,63}})({at})([a-z0-9][a-z0-9\-]{{0,62}}(?:{dot}[a-z0-9][a-z0-9\-]{{0,62}})*)({dot})([a-z]{{2,6}})\b"
+    ))
+});
+
+/// Top-level domains an obfuscated address may end in (a disguised address
+/// must end in a real one, so that `look at page dot top` style prose does
+/// not count unless it really names a domain).
+const TLDS: &[&str] = &[
+    "com", "cn", "net", "org", "edu", "gov", "io", "co", "uk", "de", "jp", "hk", "tw", "us",
+    "info", "biz", "me", "ai", "app", "dev", "top", "xyz", "cc", "tv", "fr", "sg", "au", "ca",
+    "ru", "in", "kr", "mo", "nl", "ch", "it", "es", "se", "email", "mail", "work", "tech", "site",
+    "online",
+];
+
+/// Free mail providers: an address written `name at qq.com` counts even
+/// without any other sign that it is one.
+const MAIL_PROVIDERS: &[&str] = &[
+    "qq",
+    "163",
+    "126",
+    "gmail",
+    "outlook",
+    "hotmail",
+    "foxmail",
+    "sina",
+    "sohu",
+    "yahoo",
+    "icloud",
+    "aliyun",
+    "yeah",
+    "139",
+    "189",
+    "live",
+    "msn",
+    "proton",
+    "protonmail",
+    "mail",
+    "tom",
+    "21cn",
+    "me",
+];
+
+const FILE_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "pdf", "xlsx", "xls", "docx", "doc", "csv",
+    "txt", "json", "js", "ts", "rs", "py", "md", "html", "css", "zip", "gz", "tar", "log", "yaml",
+    "yml", "toml",
+];
+
+fn has_email(words: &str) -> bool {
+    EMAIL.captures_iter(words).any(|c| could_be_address(&c[1], &c[3]))
+        || OBFUSCATED_EMAIL.captures_iter(words).any(|c| {
+            let (local, at, domain, dot, tld) =
+                (&c[1], c[2].trim().to_ascii_lowercase(), &c[3], &c[4], &c[5]);
+            if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
+                return false;
+            }
+            let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();
+            let known_provider = MAIL_PROVIDERS.contains(&provider.as_str());
+            let disguised_dot = dot.trim() != ".";
+            let plain_word_at = at == "at" || at == "#";
+            let looks_like_handle =
+                local.chars().any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
+            let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
+            !plain_word_at
+                || known_provider
+                || (disguised_dot && !ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str()))
+                || (looks_like_handle && !prose.contains("http"))
+        })
+}
+
+/// Not an image name (`logo@2x.png`) or a Git remote (`git@github.com:…`).
+fn could_be_address(local: &str, tld: &str) -> bool {
+    !FILE_EXTENSIONS.contains(&tld.to_ascii_lowercase().as_str())
+        && !local.eq_ignore_ascii_case("git")
+}
+
+/// Words that precede ` at ` in ordinary English (`look at`, `work at`), so
+/// `work at acme dot com` is not taken for an address.
+const ENGLISH_WORDS: &[&str] = &[
+    "look",
+    "looking",
+    "work",
+    "works",
+    "working",
+    "based",
+    "available",
+    "hosted",
+    "find",
+    "found",
+    "me",
+    "us",
+    "him",
+    "her",
+    "them",
+    "it",
+    "this",
+    "that",
+    "stop",
+    "arrive",
+    "arrived",
+    "meet",
+    "aim",
+    "aimed",
+    "good",
+    "best",
+    "great",
+    "is",
+    "are",
+    "was",
+    "be",
+    "up",
+    "down",
+    "out",
+    "in",
+    "on",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::view::Views;
+    use super::*;
+
+    fn phone(text: &str) -> bool {
+        Views::of(text).runs.iter().any(has_phone)
+    }
+
+    #[test]
+    fn resident_ids_need_a_valid_check_digit_and_birth_date() {
+        assert!(is_resident_id("11010519491231002X", false));
+        assert!(!is_resident_id("110105194912310021", false));
+        assert!(!is_resident_id("110105194913310029", false));
+        assert!(
+            is_resident_id("110105194912310021", true),
+            "a label makes the check digit optional"
+        );
+        assert_eq!(resident_id_check_char("11010519491231002"), Some(b'X'));
+    }
+
+    #[test]
+    fn first_generation_ids_need_a_province_and_a_date() {
+        assert!(is_first_generation_id("110105491231002"));
+        assert!(!is_first_generation_id("110105491331002"), "month 13");
+        assert!(!is_first_generation_id("990105491231002"), "no province 99");
+    }
+
+    #[test]
+    fn luhn_accepts_valid_numbers_only() {
+        assert!(luhn_valid("4111111111111111"));
+        assert!(!luhn_valid("4111111111111112"));
+        assert!(luhn_valid("79927398713"));
+    }
+
+    #[test]
+    fn card_ranges_follow_the_networks() {
+        assert!(in_card_range("4111111111111111"));
+        assert!(in_card_range("5500000000000004"));
+        assert!(in_card_range("2221000000000009"));
+        assert!(in_card_range("378282246310005"));
+        assert!(!in_card_range("2024010120240331"), "dates are not Mastercard 2-series");
+        assert!(!in_card_range("1234567890123456"));
+    }
+
+    #[test]
+    fn taiwan_and_hong_kong_ids_are_checksummed() {
+        assert!(is_taiwan_id("A", "123456789"));
+        assert!(!is_taiwan_id("A", "123456788"));
+        assert!(is_hong_kong_id("A", "123456", "3"));
+        assert!(!is_hong_kong_id("A", "123456", "4"));
+    }
+
+    #[test]
+    fn phones_are_validated_by_libphonenumber() {
+        assert!(phone("13812345678"));
+        assert!(phone("+86 138 1234 5678"));
+        assert!(phone("0086-138-1234-5678"));
+        assert!(phone("010-8888 6666"));
+        assert!(phone("(0571)8765-4321"));
+        assert!(phone("021 6666 8888 转 123"));
+        assert!(phone("+49 30 1234 5678"));
+        assert!(phone("(415) 555-0132"));
+        assert!(phone("电话 8888 6666"));
+        assert!(phone("手机 138 1234 5678 2024-11-30 联系"));
+        assert!(!phone("批号 13812345678"));
+        assert!(!phone("GB 4789.3-2016"));
+        assert!(!phone("2026-11-20 09:00"));
+        assert!(!phone("20261129001"));
+        assert!(!phone("读数 13.8 12.4 5.6 7.8 9.1 2.3"));
+    }
+}

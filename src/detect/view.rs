@@ -1,0 +1,436 @@
+//! The detection view of spec §2 (revision 3): what the detectors read
+//! instead of the raw text, so that full-width forms, invisible characters
+//! and odd separators cannot hide what a text says.
+//!
+//! Two views come out of one text:
+//! - the *words* view ([`view`]): NFKC, default-ignorable and format
+//!   characters removed, curly quotes and dashes folded, runs of horizontal
+//!   whitespace as one space;
+//! - the *digits* view ([`digits_view`]): the words view with clusters of
+//!   Chinese digit numerals read as digits and runs of separators between
+//!   digits removed, for number-shaped identifiers.
+//!
+//! The identifier detectors do not read the digits view as a string: they
+//! read the [`NumberRun`]s it is made of, which keep the grouping and the
+//! words around each number (a phone number written `138 1234 5678` and a
+//! list of readings `13.8 12.4 5.6` join to similar digits but group very
+//! differently).
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The words view of `text`: NFKC (full-width digits and letters become
+/// ASCII), default-ignorable and format characters removed, curly quotes,
+/// apostrophes and dashes folded to ASCII, every run of horizontal
+/// whitespace one space, every run of line breaks one `\n`, trimmed.
+pub fn view(text: &str) -> String {
+    let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
+    let mut out = String::with_capacity(visible.len());
+    let mut pending: Option<char> = None;
+    for c in visible.nfkc().map(fold_punctuation) {
+        if c.is_whitespace() {
+            let brk = if is_line_break(c) { '\n' } else { ' ' };
+            pending = match pending {
+                Some('\n') => Some('\n'),
+                _ if out.is_empty() => None,
+                _ => Some(brk),
+            };
+        } else {
+            if let Some(p) = pending.take() {
+                out.push(p);
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The digits view of `text`: its words view with clusters of Chinese digit
+/// numerals (`一三八…`, three or more, not a quantity such as `三百`) read as
+/// ASCII digits, and every short run of separators (spaces, `-`, `.`, `/`,
+/// `_`, parentheses, middle dots; dashes are already `-`) between two digits
+/// removed.
+pub fn digits_view(text: &str) -> String {
+    Views::of(text).digits
+}
+
+/// Default-ignorable code points (Unicode `DerivedCoreProperties.txt`,
+/// `Default_Ignorable_Code_Point`) and the remaining format characters
+/// (general category `Cf`): zero-width spaces and joiners, soft hyphens, bidi
+/// marks and embeddings, word joiners, variation selectors, tags, BOM. None
+/// of them is visible, so none may split a word or a number for a detector.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5
+        | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F
+        | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF
+        // Format characters that are not default-ignorable.
+        | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
+        | 0x110BD | 0x110CD | 0x13430..=0x1343F)
+}
+
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Curly quotes and apostrophes as ASCII quotes, every dash and minus as `-`
+/// (NFKC leaves these alone).
+fn fold_punctuation(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{2035}' | '`' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{2036}'
+        | '\u{301D}' | '\u{301E}' | '\u{301F}' => '"',
+        '\u{2010}'..='\u{2015}'
+        | '\u{2212}'
+        | '\u{2043}'
+        | '\u{FE58}'
+        | '\u{FE63}'
+        | '\u{2E3A}'
+        | '\u{2E3B}' => '-',
+        _ => c,
+    }
+}
+
+/// A Chinese digit numeral as an ASCII digit: 〇零一二三四五六七八九, 幺 (how
+/// `1` is read aloud in phone numbers) and the financial forms 壹贰叁….
+fn chinese_digit(c: char) -> Option<char> {
+    Some(match c {
+        '〇' | '零' => '0',
+        '一' | '幺' | '壹' => '1',
+        '二' | '贰' => '2',
+        '三' | '叁' => '3',
+        '四' | '肆' => '4',
+        '五' | '伍' => '5',
+        '六' | '陆' => '6',
+        '七' | '柒' => '7',
+        '八' | '捌' => '8',
+        '九' | '玖' => '9',
+        _ => return None,
+    })
+}
+
+/// Characters that make a cluster of numerals a quantity (三百, 一千零五,
+/// 两万, 二十三点五) rather than a string of digits.
+fn is_chinese_magnitude(c: char) -> bool {
+    matches!(c, '十' | '百' | '千' | '万' | '亿' | '两' | '点' | '拾' | '佰' | '仟')
+}
+
+/// Characters that may stand between the digits of one identifier.
+pub(crate) fn is_digit_separator(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '-'
+            | '.'
+            | '/'
+            | '_'
+            | '('
+            | ')'
+            | '\u{B7}'
+            | '\u{30FB}'
+            | '\u{2022}'
+            | '\u{2219}'
+            | '\u{2027}'
+    )
+}
+
+/// The longest run of separators still read as joining two digits.
+const MAX_SEPARATOR_RUN: usize = 3;
+
+/// Clusters of Chinese digit numerals (possibly split by separators) read as
+/// ASCII digits, character for character, when the cluster holds at least
+/// three numerals and no magnitude (so `一三八一二三四五六七八` becomes digits and
+/// `三百` or `第一` stay words).
+fn map_chinese_digits(chars: &[char]) -> Vec<char> {
+    let mut out = chars.to_vec();
+    let is_numeral = |c: char| chinese_digit(c).is_some() || is_chinese_magnitude(c);
+    let mut i = 0;
+    while i < chars.len() {
+        if !is_numeral(chars[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut digits, mut magnitude) = (0usize, false);
+        let mut j = i;
+        while j < chars.len() {
+            let c = chars[j];
+            if chinese_digit(c).is_some() {
+                digits += 1;
+                j += 1;
+            } else if is_chinese_magnitude(c) {
+                magnitude = true;
+                j += 1;
+            } else if is_digit_separator(c) {
+                let mut k = j;
+                while k < chars.len() && is_digit_separator(chars[k]) {
+                    k += 1;
+                }
+                if k < chars.len() && k - j <= MAX_SEPARATOR_RUN && is_numeral(chars[k]) {
+                    j = k;
+                } else {
+                    break;
+                }
+            } else {
+                break;
+            }
+        }
+        if digits >= 3 && !magnitude {
+            for c in &mut out[start..j] {
+                if let Some(d) = chinese_digit(*c) {
+                    *c = d;
+                }
+            }
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// One number of the digits view: digits joined across separators, with the
+/// grouping they were written in and the words around them.
+#[derive(Debug, Clone)]
+pub(crate) struct NumberRun {
+    /// The digits, ASCII, separators removed.
+    pub digits: String,
+    /// How many digits each written group held (`138 1234 5678` → 3, 4, 4).
+    pub groups: Vec<usize>,
+    /// Whether every separator run between groups was the same string.
+    pub uniform_separators: bool,
+    /// The separator runs between groups, in order.
+    pub separators: Vec<String>,
+    /// A `+` stood right before the first digit.
+    pub plus: bool,
+    /// An ASCII letter touches the number (directly, or through one `-`, `_`,
+    /// `/` or `.`): it is part of a code, a hash, a file name or a unit.
+    pub glued: bool,
+    /// An `X` right after the digits (the check character of a resident ID).
+    pub trailing_x: bool,
+    /// Up to [`CONTEXT`] characters before the number, lower-cased.
+    pub before: String,
+    /// Up to [`CONTEXT`] characters after the number, lower-cased.
+    pub after: String,
+}
+
+/// How much text around a number the detectors look at for keywords.
+pub(crate) const CONTEXT: usize = 24;
+
+impl NumberRun {
+    /// The digits of groups `from..to`.
+    pub fn window(&self, from: usize, to: usize) -> &str {
+        let start: usize = self.groups[..from].iter().sum();
+        let end: usize = self.groups[..to].iter().sum();
+        &self.digits[start..end]
+    }
+
+    /// Whether every separator run between groups is `sep`.
+    pub fn separators_are(&self, sep: &str) -> bool {
+        self.separators.iter().all(|s| s == sep)
+    }
+
+    /// The text around the number, before and after, for keyword checks.
+    pub fn around(&self) -> String {
+        format!("{} {}", self.before, self.after)
+    }
+}
+
+/// Both views of one text and the numbers in it, computed once per scan.
+#[derive(Debug, Clone)]
+pub(crate) struct Views {
+    pub words: String,
+    pub digits: String,
+    pub runs: Vec<NumberRun>,
+}
+
+impl Views {
+    pub fn of(text: &str) -> Views {
+        let words = view(text);
+        let chars = map_chinese_digits(&words.chars().collect::<Vec<_>>());
+        let (digits, runs) = number_runs(&chars);
+        Views { words, digits, runs }
+    }
+}
+
+/// Walks the (numeral-mapped) words view, joining digits across short runs
+/// of separators; returns the digits view and its numbers.
+fn number_runs(chars: &[char]) -> (String, Vec<NumberRun>) {
+    let mut view = String::with_capacity(chars.len());
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            view.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut digits = String::new();
+        let mut groups = Vec::new();
+        let mut separators: Vec<String> = Vec::new();
+        let mut group = 0;
+        let mut j = i;
+        loop {
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                digits.push(chars[j]);
+                group += 1;
+                j += 1;
+            }
+            let mut k = j;
+            while k < chars.len() && is_digit_separator(chars[k]) {
+                k += 1;
+            }
+            if k > j && k - j <= MAX_SEPARATOR_RUN && k < chars.len() && chars[k].is_ascii_digit() {
+                groups.push(group);
+                group = 0;
+                separators.push(chars[j..k].iter().collect());
+                j = k;
+            } else {
+                break;
+            }
+        }
+        groups.push(group);
+        let end = j;
+        let plus = start > 0 && chars[start - 1] == '+';
+        let trailing_x = end < chars.len()
+            && matches!(chars[end], 'X' | 'x')
+            && !chars.get(end + 1).is_some_and(|c| c.is_ascii_alphanumeric());
+        let glued = letter_touches(chars, start, end, trailing_x);
+        let context_start = start.saturating_sub(CONTEXT);
+        let context_end = (end + CONTEXT).min(chars.len());
+        runs.push(NumberRun {
+            uniform_separators: separators.windows(2).all(|w| w[0] == w[1]),
+            separators,
+            before: chars[context_start..start].iter().collect::<String>().to_lowercase(),
+            after: chars[end..context_end].iter().collect::<String>().to_lowercase(),
+            digits: digits.clone(),
+            groups,
+            plus,
+            glued,
+            trailing_x,
+        });
+        view.push_str(&digits);
+        i = end;
+    }
+    (view, runs)
+}
+
+/// An ASCII letter right next to `start..end`, or one `-_/.` away from it:
+/// the number belongs to a code (`PO-2231`, `a716-4466…`, `2024Q3`).
+fn letter_touches(chars: &[char], start: usize, end: usize, trailing_x: bool) -> bool {
+    let letter =
+        |i: Option<usize>| i.and_then(|i| chars.get(i)).is_some_and(|c| c.is_ascii_alphabetic());
+    let joiner = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i)).is_some_and(|c| matches!(c, '-' | '_' | '/' | '.'))
+    };
+    let mut before = start.checked_sub(1);
+    if before.is_some_and(|b| chars[b] == '+') {
+        before = before.and_then(|b| b.checked_sub(1));
+    }
+    let glued_before = letter(before)
+        || (joiner(before)
+            && letter(before.and_then(|b| b.checked_sub(1)))
+            && !is_label_before(chars, before));
+    let after = if trailing_x { end + 1 } else { end };
+    let glued_after =
+        !trailing_x && (letter(Some(after)) || (joiner(Some(after)) && letter(Some(after + 1))));
+    glued_before || glued_after
+}
+
+/// Words that label a number rather than make it part of a code:
+/// `Tel-138…`, `No.1381…`, `ID-1101…`.
+fn is_label_before(chars: &[char], joiner: Option<usize>) -> bool {
+    let Some(j) = joiner else { return false };
+    let mut k = j;
+    while k > 0 && chars[k - 1].is_ascii_alphabetic() {
+        k -= 1;
+    }
+    let word: String = chars[k..j].iter().collect::<String>().to_lowercase();
+    matches!(
+        word.as_str(),
+        "tel" | "no" | "id" | "phone" | "mobile" | "mob" | "fax" | "cell" | "card" | "acct"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_width_forms_become_ascii() {
+        assert_eq!(view("手机１３８１２３４５６７８"), "手机13812345678");
+        assert_eq!(view("ＡＰＩ　ｋｅｙ：ｘ"), "API key:x");
+        assert_eq!(view("zhang＠qq．com"), "zhang@qq.com");
+    }
+
+    #[test]
+    fn invisible_characters_are_removed() {
+        assert_eq!(view("密\u{200B}码"), "密码");
+        assert_eq!(view("pass\u{00AD}word\u{200D}"), "password");
+        assert_eq!(view("\u{FEFF}ad\u{2060}min\u{FE0F}"), "admin");
+        assert_eq!(view("1\u{200C}3\u{202E}8"), "138");
+        assert_eq!(view("a\u{E0041}b"), "ab");
+    }
+
+    #[test]
+    fn quotes_dashes_and_spaces_are_folded() {
+        assert_eq!(view("it\u{2019}s \u{201C}x\u{201D}"), "it's \"x\"");
+        assert_eq!(view("138\u{2014}1234\u{2013}5678"), "138-1234-5678");
+        assert_eq!(view("  a \u{3000}\u{00A0} b\t\n\n c  "), "a b\nc");
+    }
+
+    #[test]
+    fn separators_between_digits_are_ignored() {
+        for text in [
+            "138 1234 5678",
+            "138.1234.5678",
+            "138  1234  5678",
+            "138—1234—5678",
+            "138/1234/5678",
+            "138_1234_5678",
+            "138 - 1234 - 5678",
+            "1 3 8 1 2 3 4 5 6 7 8",
+            "１３８－１２３４－５６７８",
+        ] {
+            assert_eq!(digits_view(text), "13812345678", "{text:?}");
+        }
+        assert_eq!(digits_view("(0571)8765-4321"), "(057187654321");
+    }
+
+    #[test]
+    fn chinese_digit_numerals_are_read_as_digits() {
+        assert_eq!(digits_view("一三八一二三四五六七八"), "13812345678");
+        assert_eq!(digits_view("幺三八 一二三四 五六七八"), "13812345678");
+        assert_eq!(digits_view("138 一二三四 5678"), "13812345678");
+        // Quantities and ordinary words stay words.
+        assert_eq!(digits_view("库存还剩三百箱"), "库存还剩三百箱");
+        assert_eq!(digits_view("第一步"), "第一步");
+        assert_eq!(digits_view("二十三块五"), "二十三块五");
+    }
+
+    #[test]
+    fn numbers_keep_their_grouping_and_context() {
+        let views = Views::of("电话 +86 138-1234-5678 转 12");
+        let run = &views.runs[0];
+        assert_eq!(run.digits, "8613812345678");
+        assert_eq!(run.groups, vec![2, 3, 4, 4]);
+        assert!(run.plus && !run.glued && !run.uniform_separators);
+        assert!(run.before.contains("电话"));
+        assert_eq!(run.window(1, 4), "13812345678");
+    }
+
+    #[test]
+    fn numbers_inside_codes_are_glued() {
+        for (text, glued) in [
+            ("ProcessRecipeLifecycle2Handler3Impl", true),
+            ("Study_2024Q3_v2", true),
+            ("uuid a716-446655440000", true),
+            ("PO-2231", true),
+            ("Tel-13812345678", false),
+            ("身份证11010519491231002X", false),
+            ("call 13812345678 now", false),
+        ] {
+            let views = Views::of(text);
+            assert!(views.runs.iter().any(|r| r.glued == glued), "{text:?}: {:?}", views.runs);
+        }
+        assert!(Views::of("11010519491231002X").runs[0].trailing_x);
+    }
+}
