@@ -3,10 +3,11 @@
 //! provider, the model endpoint. Each line says what is wrong and where.
 
 use crate::cli::Format;
-use crate::config::{Config, DatabaseUrl, Provider, mask_url_password};
+use crate::config::{Config, DatabaseUrl, Provider};
 use crate::error::{Error, Result};
 use crate::output::emit;
 use crate::store::{PgStore, SqliteStore};
+use crate::text::mask_url_password;
 use serde::Serialize;
 use std::fmt::Write;
 use std::time::Duration;
@@ -28,7 +29,7 @@ fn check(check: &'static str, result: std::result::Result<String, String>) -> Ch
 /// Runs every check, prints the report, and fails (exit 2) if any failed.
 pub async fn run(config: &Config, format: Format) -> Result<()> {
     let checks = vec![
-        check("schedule", Ok(format!("schedule.cron '{}' is valid", config.raw.schedule.cron))),
+        check("schedule", Ok(format!("schedule.cron '{}' is valid", config.schedule.cron))),
         check("database", database(config).await),
         check("prompts", prompts(config)),
         check("model", model(config).await),
@@ -65,16 +66,14 @@ async fn database(config: &Config) -> std::result::Result<String, String> {
 }
 
 fn prompts(config: &Config) -> std::result::Result<String, String> {
-    let dir = &config.raw.prompts.dir;
-    if !dir.is_empty() && !std::path::Path::new(dir).is_dir() {
-        return Err(format!("prompts.dir {dir} is not a directory"));
+    if let Some(dir) = config.prompts_dir.as_ref().filter(|d| !d.is_dir()) {
+        return Err(format!("prompts.dir {} is not a directory", dir.display()));
     }
     let stage_one = crate::prompts::stage_one(config).map_err(|e| e.to_string())?;
     let consolidation = crate::prompts::consolidation(config).map_err(|e| e.to_string())?;
-    let source = if config.raw.prompts.dir.is_empty() {
-        "built in".to_owned()
-    } else {
-        format!("from {}", config.raw.prompts.dir)
+    let source = match &config.prompts_dir {
+        None => "built in".to_owned(),
+        Some(dir) => format!("from {}", dir.display()),
     };
     Ok(format!(
         "stage one {} tokens, consolidation {} tokens ({source})",
@@ -84,13 +83,13 @@ fn prompts(config: &Config) -> std::result::Result<String, String> {
 }
 
 async fn model(config: &Config) -> std::result::Result<String, String> {
-    let llm = &config.raw.llm;
+    let llm = &config.llm;
     if llm.provider == Provider::Rules {
         return Ok("llm.provider is \"rules\": offline, no model needed".into());
     }
     let key = std::env::var(&llm.api_key_env).unwrap_or_default();
     let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(llm.timeout_secs.min(15)))
+        .timeout(llm.timeout.min(Duration::from_secs(15)))
         .build()
         .map_err(|e| e.to_string())?;
     let url = format!("{}/models", llm.base_url.trim_end_matches('/'));

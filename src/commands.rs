@@ -11,9 +11,7 @@ use crate::ingest::ingest;
 use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
-use crate::store::{
-    Backlog, Counts, FailedRange, FailedUser, PgStore, RunRecord, SqliteStore, Store, Window,
-};
+use crate::store::{PgStore, SqliteStore, Store, Window};
 use std::io::BufReader;
 
 /// How a command ended when it did not fail outright.
@@ -36,7 +34,7 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
         return Ok(Finished::Done);
     }
     if let Some(Command::Detect { text }) = &cli.command {
-        detect(cli.format, &config.detector, text.as_deref())?;
+        detect(cli.format, &config.detector(), text.as_deref())?;
         return Ok(Finished::Done);
     }
     if cli.run_once && cli.command.is_some() {
@@ -80,7 +78,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
     if let Command::Mcp = command {
         return Ok(Finished::Done);
     }
-    let manager = Manager::new(store, now, &config.detector);
+    let manager = Manager::new(store, now, &config.detector());
     match command {
         Command::Ingest { path } => {
             let summary = if path == "-" {
@@ -133,7 +131,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             });
         }
         Command::Status { runs } => {
-            let status = Status {
+            let status = output::Status {
                 runs: store.recent_runs(runs).await?,
                 backlog: store.backlog(&Window::at(now, config)).await?,
                 failed_ranges: store.failed_ranges(20).await?,
@@ -141,8 +139,8 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                     .failed_users(20)
                     .await?
                     .into_iter()
-                    .map(|user| FailedUserStatus {
-                        passed_over: user.attempts >= i64::from(config.raw.selection.max_attempts),
+                    .map(|user| output::FailedUserStatus {
+                        passed_over: user.attempts >= i64::from(config.selection.max_attempts),
                         user,
                     })
                     .collect(),
@@ -157,64 +155,23 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
     Ok(Finished::Done)
 }
 
-/// What `dreamd detect` reports of one text: its category, never the text.
-#[derive(Debug, serde::Serialize)]
-pub struct Detection {
-    /// The input line, when reading standard input.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// The never-store category, or `None` when the text may be stored.
-    pub category: Option<String>,
-    pub reason: Option<String>,
-}
-
-impl Detection {
-    fn of(detector: &crate::detect::Detector, text: &str, line: Option<usize>) -> Detection {
-        let finding = detector.scan(&crate::text::normalize(text));
-        Detection {
-            line,
-            category: finding.as_ref().map(|f| f.name().to_owned()),
-            reason: finding.map(|f| f.reason()),
-        }
-    }
-}
-
 /// `dreamd detect`: the category of `text`, or of each line of stdin.
 fn detect(format: Format, detector: &crate::detect::Detector, text: Option<&str>) -> Result<()> {
     match text {
         Some(text) if text != "-" => {
-            let found = Detection::of(detector, text, None);
+            let found = output::Detection::of(detector, text, None);
             emit(format, &found, output::detection);
         }
         _ => {
             let mut found = Vec::new();
             for (i, line) in std::io::stdin().lines().enumerate() {
                 let line = line.map_err(Error::io("reading standard input"))?;
-                found.push(Detection::of(detector, &line, Some(i + 1)));
+                found.push(output::Detection::of(detector, &line, Some(i + 1)));
             }
             emit(format, &found, |all| all.iter().map(output::detection).collect::<String>());
         }
     }
     Ok(())
-}
-
-/// What `dreamd status` shows.
-#[derive(Debug, serde::Serialize)]
-pub struct Status {
-    pub runs: Vec<RunRecord>,
-    pub backlog: Backlog,
-    pub failed_ranges: Vec<FailedRange>,
-    /// Users whose stage two failed in a row; `passed_over` once at `selection.max_attempts`.
-    pub failed_users: Vec<FailedUserStatus>,
-    pub counts: Counts,
-}
-
-/// A user whose stage two keeps failing, and whether runs now pass it over.
-#[derive(Debug, serde::Serialize)]
-pub struct FailedUserStatus {
-    #[serde(flatten)]
-    pub user: FailedUser,
-    pub passed_over: bool,
 }
 
 async fn memories<S: Store>(
@@ -286,7 +243,7 @@ async fn suggestions<S: Store>(
 
 fn print_config(format: Format, config: &Config) -> Result<()> {
     let masked = config.to_masked();
-    let key_env = &config.raw.llm.api_key_env;
+    let key_env = &config.llm.api_key_env;
     let key_state = if std::env::var_os(key_env).is_some() { "set" } else { "not set" };
     emit(format, &masked, |c| {
         format!(
@@ -299,19 +256,19 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
 
 /// `dreamd mcp`: the store moves into the server, which lives until stdin closes.
 async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
-    let users = config.raw.mcp.users.clone();
+    let users = config.mcp_users.clone();
     let engine: std::sync::Arc<dyn crate::mcp::tools::Engine> = match &config.database {
         DatabaseUrl::Sqlite(path) => std::sync::Arc::new(crate::mcp::tools::Tools {
             store: SqliteStore::open(path).await?,
             users,
             now,
-            detector: config.detector.clone(),
+            detector: config.detector().clone(),
         }),
         DatabaseUrl::Postgres(url) => std::sync::Arc::new(crate::mcp::tools::Tools {
             store: PgStore::open(url).await?,
             users,
             now,
-            detector: config.detector.clone(),
+            detector: config.detector().clone(),
         }),
     };
     crate::mcp::serve(engine).await

@@ -4,8 +4,9 @@
 //! module takes. Every error names the key and where its value came from.
 
 use crate::detect::{Detector, ExtraPattern};
-use crate::domain::{Kind, Scope};
+use crate::domain::{Kind, KindPolicy, Rules, Scope};
 use crate::error::Error;
+use crate::text::mask_url_password;
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use serde::{Deserialize, Serialize};
@@ -121,17 +122,6 @@ pub struct PolicySection {
     pub kinds: BTreeMap<String, KindPolicy>,
 }
 
-/// What dreamd may do with one kind (spec §2).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct KindPolicy {
-    pub auto: bool,
-    /// Days an auto memory of this kind lives after its newest evidence; none when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_days: Option<u32>,
-    pub min_evidence: u32,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PromptsSection {
@@ -214,16 +204,66 @@ impl DatabaseUrl {
     }
 }
 
-/// The validated configuration every module takes.
+/// The validated configuration every module takes: typed values (durations,
+/// addresses, the policy's rules built once), never the raw strings.
 #[derive(Debug, Clone)]
 pub struct Config {
-    pub raw: RawConfig,
+    raw: RawConfig,
     pub database: DatabaseUrl,
-    pub kinds: BTreeMap<Kind, KindPolicy>,
-    /// The never-store detectors with the operator's extra patterns, built once.
-    pub detector: Detector,
-    /// `llm.temperature` to send, or `None` to send none.
+    pub schedule: Schedule,
+    pub selection: Selection,
+    pub llm: Llm,
+    pub policy: Policy,
+    /// A directory of prompt overrides (`prompts.dir`), when set.
+    pub prompts_dir: Option<PathBuf>,
+    pub log: LogSection,
+    /// Where to serve Prometheus metrics (`metrics.listen`), when set.
+    pub metrics_listen: Option<std::net::SocketAddr>,
+    /// The users `dreamd mcp` may touch (`mcp.users`); `*` for all.
+    pub mcp_users: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    /// Six fields, seconds first; checked against the scheduler's parser.
+    pub cron: String,
+    pub run_on_start: bool,
+    pub shutdown_timeout: std::time::Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub idle: chrono::Duration,
+    pub lookback: chrono::Duration,
+    pub context_messages: u32,
+    pub max_conversations_per_run: u32,
+    pub claim_ttl: chrono::Duration,
+    pub max_attempts: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Llm {
+    pub provider: Provider,
+    pub base_url: String,
+    pub model: String,
+    /// The name of the variable holding the API key, never the key.
+    pub api_key_env: String,
+    pub structured_output: StructuredOutput,
+    pub timeout: std::time::Duration,
+    pub max_retries: u32,
+    pub concurrency: usize,
+    pub max_prompt_tokens: u64,
+    pub max_tokens_per_run: u64,
+    /// The temperature to send, or `None` to send none (spec §10.26).
     pub temperature: Option<f32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub rules: Rules,
+    pub slip_ttl: chrono::Duration,
+    pub domains: Vec<String>,
+    pub max_slips_per_group: usize,
 }
 
 impl Config {
@@ -254,9 +294,14 @@ impl Config {
         raw.validate(&figment)
     }
 
+    /// The never-store detectors with the operator's patterns.
+    pub fn detector(&self) -> &Detector {
+        &self.policy.rules.detector
+    }
+
     /// The kind's policy; every kind has one after validation.
     pub fn kind(&self, kind: Kind) -> &KindPolicy {
-        &self.kinds[&kind]
+        self.policy.rules.kind(kind)
     }
 
     /// The effective configuration as TOML with secrets masked, for `dreamd config`.
@@ -274,6 +319,10 @@ fn layered(file: Option<&Path>) -> Figment {
     }
     let exempt = exempt_env_key(&figment.clone().merge(config_env(None)));
     figment.merge(config_env(exempt))
+}
+
+fn days(n: u32) -> chrono::Duration {
+    chrono::Duration::days(i64::from(n))
 }
 
 /// The environment provider: `DREAMD_` variables with `__` (spec §10.3),
@@ -350,7 +399,7 @@ impl RawConfig {
         };
         let database =
             DatabaseUrl::parse(&self.database.url).map_err(|e| bad("database.url", e))?;
-        crate::service::check_cron(&self.schedule.cron).map_err(|e| bad("schedule.cron", e))?;
+        check_cron(&self.schedule.cron).map_err(|e| bad("schedule.cron", e))?;
         for (key, value) in [
             ("llm.concurrency", u64::from(self.llm.concurrency)),
             ("llm.max_prompt_tokens", u64::from(self.llm.max_prompt_tokens)),
@@ -397,8 +446,55 @@ impl RawConfig {
             ));
         }
         let temperature = self.llm.temperature.value().map_err(|e| bad("llm.temperature", e))?;
-        let detector = self.detector(&bad)?;
-        Ok(Config { raw: self, database, kinds, detector, temperature })
+        let metrics_listen = self.metrics.listen.parse().ok();
+        let rules = Rules {
+            kinds,
+            suggestion_cooldown: days(self.policy.suggestion_cooldown_days),
+            detector: self.detector(&bad)?,
+        };
+        Ok(Config {
+            database,
+            schedule: Schedule {
+                cron: self.schedule.cron.clone(),
+                run_on_start: self.schedule.run_on_start,
+                shutdown_timeout: std::time::Duration::from_secs(
+                    self.schedule.shutdown_timeout_secs,
+                ),
+            },
+            selection: Selection {
+                idle: chrono::Duration::hours(i64::from(self.selection.idle_hours)),
+                lookback: days(self.selection.lookback_days),
+                context_messages: self.selection.context_messages,
+                max_conversations_per_run: self.selection.max_conversations_per_run,
+                claim_ttl: chrono::Duration::seconds(self.selection.claim_ttl_secs as i64),
+                max_attempts: self.selection.max_attempts,
+            },
+            llm: Llm {
+                provider: self.llm.provider,
+                base_url: self.llm.base_url.clone(),
+                model: self.llm.model.clone(),
+                api_key_env: self.llm.api_key_env.clone(),
+                structured_output: self.llm.structured_output,
+                timeout: std::time::Duration::from_secs(self.llm.timeout_secs),
+                max_retries: self.llm.max_retries,
+                concurrency: self.llm.concurrency as usize,
+                max_prompt_tokens: u64::from(self.llm.max_prompt_tokens),
+                max_tokens_per_run: self.llm.max_tokens_per_run,
+                temperature,
+            },
+            policy: Policy {
+                rules,
+                slip_ttl: days(self.policy.slip_ttl_days),
+                domains: self.policy.domains.clone(),
+                max_slips_per_group: self.policy.max_slips_per_group as usize,
+            },
+            prompts_dir: Some(PathBuf::from(&self.prompts.dir))
+                .filter(|_| !self.prompts.dir.is_empty()),
+            log: self.log.clone(),
+            metrics_listen,
+            mcp_users: self.mcp.users.clone(),
+            raw: self,
+        })
     }
 
     /// The built-in detectors plus `never_store.extra`; a bad entry is named.
@@ -455,35 +551,16 @@ impl RawConfig {
     }
 }
 
-/// `postgres://user:secret@host/db` → `postgres://user:****@host/db`.
-pub fn mask_url_password(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_owned();
-    };
-    let rest = &url[scheme_end..];
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    let Some(at) = rest[..authority_end].rfind('@') else {
-        return url.to_owned();
-    };
-    match rest[..at].find(':') {
-        Some(colon) => format!("{}{}:****{}", &url[..scheme_end], &rest[..colon], &rest[at..]),
-        None => url.to_owned(),
-    }
+/// Checks a cron expression the way the scheduler will read it.
+pub fn check_cron(cron: &str) -> std::result::Result<(), String> {
+    tokio_cron_scheduler::Job::new_async(cron, |_, _| Box::pin(async {}))
+        .map(|_| ())
+        .map_err(|_| format!("'{cron}' is not a valid schedule: use 6 fields, seconds first (e.g. \"0 */15 * * * *\")"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn masks_only_the_password() {
-        assert_eq!(
-            mask_url_password("postgres://dreamd:s3cret@db:5432/dreamd"),
-            "postgres://dreamd:****@db:5432/dreamd"
-        );
-        assert_eq!(mask_url_password("postgres://dreamd@db/dreamd"), "postgres://dreamd@db/dreamd");
-        assert_eq!(mask_url_password("sqlite://dreamd.db"), "sqlite://dreamd.db");
-    }
 
     #[test]
     fn database_urls_parse_as_spec_10_16_says() {
@@ -523,7 +600,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            config.detector.scan("the ACME report").map(|f| f.name().to_owned()),
+            config.detector().scan("the ACME report").map(|f| f.name().to_owned()),
             Some("customer".to_owned())
         );
         let err = Config::from_toml(
@@ -536,9 +613,15 @@ mod tests {
 
     #[test]
     fn temperature_is_a_number_or_none() {
-        assert_eq!(Config::from_toml("").unwrap().temperature, Some(0.0));
-        assert_eq!(Config::from_toml("[llm]\ntemperature = \"none\"\n").unwrap().temperature, None);
-        assert_eq!(Config::from_toml("[llm]\ntemperature = 0.7\n").unwrap().temperature, Some(0.7));
+        assert_eq!(Config::from_toml("").unwrap().llm.temperature, Some(0.0));
+        assert_eq!(
+            Config::from_toml("[llm]\ntemperature = \"none\"\n").unwrap().llm.temperature,
+            None
+        );
+        assert_eq!(
+            Config::from_toml("[llm]\ntemperature = 0.7\n").unwrap().llm.temperature,
+            Some(0.7)
+        );
         for bad in ["3", "\"hot\""] {
             let err = Config::from_toml(&format!("[llm]\ntemperature = {bad}\n"))
                 .unwrap_err()
@@ -552,8 +635,8 @@ mod tests {
         let figment = Figment::from(Toml::string(DEFAULT_TOML));
         let raw: RawConfig = figment.extract().unwrap();
         let config = raw.validate(&figment).unwrap();
-        assert_eq!(config.raw.selection.idle_hours, 6);
-        assert_eq!(config.raw.llm.max_retries, 2);
+        assert_eq!(config.selection.idle, chrono::Duration::hours(6));
+        assert_eq!(config.llm.max_retries, 2);
         assert_eq!(config.kind(Kind::Presentation).min_evidence, 2);
         assert_eq!(config.kind(Kind::RecentFocus).ttl_days, Some(30));
         assert!(!config.kind(Kind::Terminology).auto);

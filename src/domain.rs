@@ -173,6 +173,34 @@ impl fmt::Display for Scope {
     }
 }
 
+/// What dreamd may do with one kind (spec §2).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct KindPolicy {
+    pub auto: bool,
+    /// Days an auto memory of this kind lives after its newest evidence; none when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_days: Option<u32>,
+    pub min_evidence: u32,
+}
+
+/// The rules the policy applies (spec §2, §6, §9), built once from the
+/// configuration: per-kind permissions and numbers, the suggestion cooldown
+/// and the never-store detectors.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub kinds: std::collections::BTreeMap<Kind, KindPolicy>,
+    pub suggestion_cooldown: chrono::Duration,
+    pub detector: crate::detect::Detector,
+}
+
+impl Rules {
+    /// The kind's policy; every kind has one once the configuration is valid.
+    pub fn kind(&self, kind: Kind) -> &KindPolicy {
+        &self.kinds[&kind]
+    }
+}
+
 /// A validated message ready to be written by ingest (spec §8.1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewMessage {

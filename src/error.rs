@@ -81,13 +81,3 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// Why one conversation (stage one) or one user (stage two) failed this run:
-/// the model, after its retries, or the store.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum StepFailure {
-    #[error(transparent)]
-    Model(#[from] crate::llm::LlmError),
-    #[error(transparent)]
-    Store(#[from] Error),
-}

@@ -38,6 +38,7 @@ pub mod output;
 pub mod prompts;
 pub mod run;
 pub mod service;
+pub mod step;
 pub mod store;
 pub mod text;
 

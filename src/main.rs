@@ -21,8 +21,7 @@ fn main() -> ExitCode {
 fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let config = Config::load(cli.config.as_deref())?;
     let service = cli.command.is_none() && !cli.run_once;
-    let json_logs =
-        config.raw.log.format == LogFormat::Json || (service && cli.format == Format::Json);
+    let json_logs = config.log.format == LogFormat::Json || (service && cli.format == Format::Json);
     init_logging(&config, json_logs);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     Ok(runtime.block_on(dreamd::commands::run(cli, &config))?)
@@ -30,7 +29,7 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
 
 /// Logs go to stderr (journald captures it); stdout is for command output only.
 fn init_logging(config: &Config, json: bool) {
-    let level = &config.raw.log.level;
+    let level = &config.log.level;
     let quiet_scheduler =
         if level.contains("tokio_cron_scheduler") { "" } else { ",tokio_cron_scheduler=warn" };
     // async-openai logs a body it cannot parse, and a server error's message,

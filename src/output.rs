@@ -4,6 +4,7 @@
 use crate::cli::Format;
 use crate::domain::{Event, Evidence, MemoryRecord, Slip, SuggestionRecord, Time};
 use crate::ingest::IngestSummary;
+use crate::store::{Backlog, Counts, FailedRange, FailedUser, RunRecord};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -17,6 +18,46 @@ pub fn emit<T: Serialize + ?Sized>(format: Format, value: &T, render: impl FnOnc
     }
 }
 
+/// What `dreamd detect` reports of one text: its category, never the text.
+#[derive(Debug, serde::Serialize)]
+pub struct Detection {
+    /// The input line, when reading standard input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The never-store category, or `None` when the text may be stored.
+    pub category: Option<String>,
+    pub reason: Option<String>,
+}
+
+impl Detection {
+    pub fn of(detector: &crate::detect::Detector, text: &str, line: Option<usize>) -> Detection {
+        let finding = detector.scan(&crate::text::normalize(text));
+        Detection {
+            line,
+            category: finding.as_ref().map(|f| f.name().to_owned()),
+            reason: finding.map(|f| f.reason()),
+        }
+    }
+}
+
+/// What `dreamd status` shows.
+#[derive(Debug, serde::Serialize)]
+pub struct Status {
+    pub runs: Vec<RunRecord>,
+    pub backlog: Backlog,
+    pub failed_ranges: Vec<FailedRange>,
+    /// Users whose stage two failed in a row; `passed_over` once at `selection.max_attempts`.
+    pub failed_users: Vec<FailedUserStatus>,
+    pub counts: Counts,
+}
+
+/// A user whose stage two keeps failing, and whether runs now pass it over.
+#[derive(Debug, serde::Serialize)]
+pub struct FailedUserStatus {
+    #[serde(flatten)]
+    pub user: FailedUser,
+    pub passed_over: bool,
+}
 fn time(t: Time) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
@@ -215,7 +256,7 @@ pub fn run_summary(s: &crate::run::RunSummary) -> String {
     out
 }
 
-pub fn status(s: &crate::commands::Status) -> String {
+pub fn status(s: &Status) -> String {
     let mut out = format!(
         "backlog: {} conversations eligible now{}, {} claimed by a live run\n",
         s.backlog.eligible,
@@ -292,7 +333,7 @@ pub fn load_lines(loads: &[crate::domain::Load]) -> String {
 }
 
 /// `ok`, or the never-store category, one line per input; never the text.
-pub fn detection(d: &crate::commands::Detection) -> String {
+pub fn detection(d: &Detection) -> String {
     let prefix = d.line.map(|n| format!("line {n}: ")).unwrap_or_default();
     match &d.category {
         Some(category) => format!("{prefix}{category}\n"),

@@ -3,7 +3,6 @@
 
 use crate::config::Config;
 use crate::error::Error;
-use std::path::Path;
 
 const STAGE_ONE: &str = include_str!("../prompts/stage_one.md");
 const CONSOLIDATION: &str = include_str!("../prompts/consolidation.md");
@@ -19,11 +18,10 @@ pub fn consolidation(config: &Config) -> Result<String, Error> {
 }
 
 fn load(config: &Config, file: &str, built_in: &str) -> Result<String, Error> {
-    let dir = &config.raw.prompts.dir;
-    if dir.is_empty() {
+    let Some(dir) = &config.prompts_dir else {
         return Ok(built_in.to_owned());
-    }
-    let path = Path::new(dir).join(file);
+    };
+    let path = dir.join(file);
     if !path.exists() {
         tracing::warn!(path = %path.display(), "prompts.dir has no such file; using the built-in prompt");
         return Ok(built_in.to_owned());

@@ -169,11 +169,11 @@ impl RunSummary {
 impl Window {
     /// The selection window at `now` under the configured numbers.
     pub fn at(now: Time, config: &Config) -> Window {
-        let s = &config.raw.selection;
+        let s = &config.selection;
         Window {
             now,
-            idle_cutoff: now - chrono::Duration::hours(i64::from(s.idle_hours)),
-            lookback_cutoff: now - chrono::Duration::days(i64::from(s.lookback_days)),
+            idle_cutoff: now - s.idle,
+            lookback_cutoff: now - s.lookback,
             limit: s.max_conversations_per_run,
         }
     }
@@ -221,7 +221,7 @@ pub async fn run_once<S: Store>(
             now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default(),
         )
     };
-    let ttl = chrono::Duration::seconds(config.raw.selection.claim_ttl_secs as i64);
+    let ttl = config.selection.claim_ttl;
     let window = Window::at(now, config);
     let mut summary = RunSummary::new(run_id.clone(), now, dry_run);
 
@@ -241,7 +241,7 @@ pub async fn run_once<S: Store>(
         summary.add(outcome);
     }
     let stage_two = StageTwo { store, provider, config, run_id: &run_id, owner };
-    let users = store.users_with_new_slips(config.raw.selection.max_attempts).await?;
+    let users = store.users_with_new_slips(config.selection.max_attempts).await?;
     let user_outcomes = with_claims_renewed(
         store,
         owner,
@@ -264,7 +264,7 @@ pub async fn run_once<S: Store>(
         }
     }
     if !dry_run {
-        let retention = chrono::Duration::days(i64::from(config.raw.policy.slip_ttl_days));
+        let retention = config.policy.slip_ttl;
         match store.purge_slips(clock() - retention).await {
             Ok(purged) => summary.slips_purged = purged,
             Err(e) => tracing::warn!(error = %e, "slip retention failed; the next run purges"),
@@ -329,7 +329,7 @@ async fn extract_all<S: Store>(
     cancel: &CancellationToken,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Vec<Outcome> {
-    let budget = config.raw.llm.max_tokens_per_run;
+    let budget = config.llm.max_tokens_per_run;
     let spent = AtomicU64::new(0);
     let finished = AtomicUsize::new(0);
     futures::stream::iter(candidates)
@@ -365,7 +365,7 @@ async fn extract_all<S: Store>(
             }
             .instrument(span)
         })
-        .buffer_unordered(config.raw.llm.concurrency as usize)
+        .buffer_unordered(config.llm.concurrency)
         .filter_map(|o| async move { o })
         .collect()
         .await
@@ -391,7 +391,7 @@ async fn consolidate_all<S: Store>(
             }
             .instrument(span)
         })
-        .buffer_unordered(config.raw.llm.concurrency as usize)
+        .buffer_unordered(config.llm.concurrency)
         .collect()
         .await
 }
@@ -407,11 +407,12 @@ async fn with_claims_renewed<S: Store, T>(
     let Some(owner) = owner else {
         return work.await;
     };
-    let ttl_secs = config.raw.selection.claim_ttl_secs;
+    let ttl = config.selection.claim_ttl;
+    let every = ttl.to_std().unwrap_or_default().div_f64(3.0).max(Duration::from_secs(1));
     let renew = async {
         loop {
-            tokio::time::sleep(Duration::from_secs(ttl_secs.div_ceil(3).max(1))).await;
-            let until = clock() + chrono::Duration::seconds(ttl_secs as i64);
+            tokio::time::sleep(every).await;
+            let until = clock() + ttl;
             if let Err(e) = store.renew_claims(owner, until).await {
                 tracing::warn!(error = %e, "could not renew claims");
             }

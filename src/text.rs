@@ -60,6 +60,46 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     })
 }
 
+/// `postgres://user:secret@host/db` → `postgres://user:****@host/db`.
+pub fn mask_url_password(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_owned();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return url.to_owned();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!("{}{}:****{}", &url[..scheme_end], &rest[..colon], &rest[at..]),
+        None => url.to_owned(),
+    }
+}
+
+/// Words that make a request one-off ("this time…"), unless they start a
+/// lasting change ("从这次开始", "from this time on").
+static ONE_OFF_MARKER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|(?:\b(?:just\s+)?this\s+(?:time|once)\b)|\bjust\s+(?:for\s+)?today\b|\bfor\s+now\b|\bfor\s+this\s+(?:one|report|query|request)\b|\bthis\s+one\s+time\b",
+    )
+    .expect("the one-off pattern is valid")
+});
+
+/// Markers that turn "this time" into the start of a lasting habit.
+static LASTING_START: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)从(?:这一次|这次|本次|这回)(?:开始|起)|(?:这一次|这次|本次|这回)(?:以后|之后|往后|开始|起)|\bfrom\s+this\s+time\s+on|\bafter\s+this\s+time\b|\bfrom\s+now\s+on\b",
+    )
+    .expect("the lasting-start pattern is valid")
+});
+
+/// Whether a quote asks for something only this once (spec §5 `one_off`):
+/// the model's `durability` is not trusted alone.
+pub fn has_one_off_marker(quote: &str) -> bool {
+    let quote = LASTING_START.replace_all(quote, " ");
+    ONE_OFF_MARKER.is_match(&quote)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +142,38 @@ mod tests {
         assert!(quote_occurs_in("先说 结果", "以后看报告，都先说\u{3000}结果。"));
         assert!(!quote_occurs_in("先说结论", "以后看报告，都先说结果。"));
         assert!(!quote_occurs_in("  ", "anything"));
+    }
+
+    #[test]
+    fn masks_only_the_password() {
+        assert_eq!(
+            mask_url_password("postgres://dreamd:s3cret@db:5432/dreamd"),
+            "postgres://dreamd:****@db:5432/dreamd"
+        );
+        assert_eq!(mask_url_password("postgres://dreamd@db/dreamd"), "postgres://dreamd@db/dreamd");
+        assert_eq!(mask_url_password("sqlite://dreamd.db"), "sqlite://dreamd.db");
+    }
+
+    #[test]
+    fn one_off_markers_are_found_but_a_lasting_start_is_not_one() {
+        for one_off in [
+            "这次先说结果",
+            "这一次用表格",
+            "本次报告简单点",
+            "Just this once, skip the evidence",
+            "for now keep it short",
+            "This time put the table first",
+        ] {
+            assert!(has_one_off_marker(one_off), "{one_off}");
+        }
+        for lasting in [
+            "从这次开始，报告都先说结果",
+            "这次以后都用流程卡",
+            "From this time on, results first",
+            "以后看报告都先说结果",
+            "always show the method number",
+        ] {
+            assert!(!has_one_off_marker(lasting), "{lasting}");
+        }
     }
 }

@@ -8,11 +8,12 @@ pub mod policy;
 
 use crate::config::Config;
 use crate::domain::{Kind, Memory, Scope, Slip, SlipState, Status, SuggestionStatus, Time};
-use crate::error::{Error, StepFailure};
+use crate::error::Error;
 use crate::llm::{ConsolidationRequest, MemoryView, Provider, SlipView, SuggestionView, Usage};
+use crate::step::StepFailure;
 use crate::store::Store;
 use crate::text::estimate_tokens;
-use policy::{Decisions, KnownSuggestion, Rules, UserState};
+use policy::{Decisions, KnownSuggestion, UserState};
 use std::collections::{BTreeSet, HashMap};
 
 /// What happened to one user.
@@ -45,8 +46,7 @@ impl<S: Store> StageTwo<'_, S> {
     pub async fn user(&self, user_id: &str, now: Time) -> Outcome {
         let mut outcome = Outcome::default();
         if let Some(owner) = self.owner {
-            let until =
-                now + chrono::Duration::seconds(self.config.raw.selection.claim_ttl_secs as i64);
+            let until = now + self.config.selection.claim_ttl;
             match self.store.claim_user(user_id, owner, now, until).await {
                 Ok(true) => {}
                 Ok(false) => {
@@ -108,7 +108,7 @@ impl<S: Store> StageTwo<'_, S> {
             },
         };
         match counted {
-            Ok(Some(attempts)) if attempts >= i64::from(self.config.raw.selection.max_attempts) => {
+            Ok(Some(attempts)) if attempts >= i64::from(self.config.selection.max_attempts) => {
                 tracing::warn!(
                     stage = "consolidate",
                     attempts,
@@ -150,14 +150,7 @@ impl<S: Store> StageTwo<'_, S> {
             outcome.usage.completion_tokens += report.usage.completion_tokens;
             proposals.extend(report.outcome?.operations);
         }
-        let rules = Rules {
-            kinds: self.config.kinds.clone(),
-            suggestion_cooldown: chrono::Duration::days(i64::from(
-                self.config.raw.policy.suggestion_cooldown_days,
-            )),
-            detector: self.config.detector.clone(),
-        };
-        let decisions = policy::decide(&mut state, proposals, &rules, &groups);
+        let decisions = policy::decide(&mut state, proposals, &self.config.policy.rules, &groups);
         if let Some(owner) = self.owner
             && !decisions.writes.is_empty()
         {
@@ -217,14 +210,17 @@ impl<S: Store> StageTwo<'_, S> {
         state: &UserState,
         groups: &BTreeSet<(Kind, Scope)>,
     ) -> Vec<ConsolidationRequest> {
-        let policy = &self.config.raw.policy;
-        let oldest = state.now - chrono::Duration::days(i64::from(policy.slip_ttl_days));
-        let budget = u64::from(self.config.raw.llm.max_prompt_tokens)
+        let policy = &self.config.policy;
+        let oldest = state.now - policy.slip_ttl;
+        let budget = self
+            .config
+            .llm
+            .max_prompt_tokens
             .saturating_sub(self.provider.consolidation_prompt_tokens());
         let mut requests: Vec<ConsolidationRequest> = Vec::new();
         let mut used = u64::MAX;
         for group in groups {
-            let part = group_request(state, group, oldest, policy.max_slips_per_group as usize);
+            let part = group_request(state, group, oldest, policy.max_slips_per_group);
             let cost = estimate_tokens(&serde_json::to_string(&part).expect("requests serialise"));
             match requests.last_mut() {
                 Some(last) if used.saturating_add(cost) <= budget => {

@@ -6,68 +6,15 @@
 //! the id to look at. Nothing here can change an explicit memory: operations
 //! aimed at one become suggestions for a person.
 
-use crate::config::KindPolicy;
-use crate::detect::Detector;
 use crate::domain::Write;
 use crate::domain::{
-    Actor, Event, Kind, Memory, Origin, Scope, Slip, SlipState, Status, Suggestion, SuggestionOp,
-    SuggestionStatus, Time, Tombstone, new_id,
+    Actor, Event, Kind, KindPolicy, Memory, Origin, Rules, Scope, Slip, SlipState, Status,
+    Suggestion, SuggestionOp, SuggestionStatus, Time, Tombstone, new_id,
 };
 use crate::guard::{self, Refusal, TextKind};
-use crate::llm::Item;
+use crate::llm::wire::{Item, Proposal};
 use crate::text;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// One operation as the model (or the rules provider) proposes it (spec §6).
-/// Kinds and scopes stay strings so a bad one rejects the operation, not the answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum Proposal {
-    Create {
-        kind: String,
-        scope: String,
-        content: String,
-        slip_ids: Vec<String>,
-        #[serde(default, deserialize_with = "null_as_empty")]
-        supersedes_slip_ids: Vec<String>,
-    },
-    Update {
-        memory_id: String,
-        content: String,
-        slip_ids: Vec<String>,
-    },
-    Confirm {
-        memory_id: String,
-        slip_ids: Vec<String>,
-    },
-    Retire {
-        memory_id: String,
-        reason: String,
-        slip_ids: Vec<String>,
-    },
-    Suggest {
-        kind: String,
-        scope: String,
-        content: String,
-        #[serde(default)]
-        memory_id: Option<String>,
-        slip_ids: Vec<String>,
-    },
-}
-
-/// `supersedes_slip_ids` is optional: absent or `null` means none.
-fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    Ok(Option::<Vec<String>>::deserialize(d)?.unwrap_or_default())
-}
-
-/// The numbers the policy applies (spec §2, §9) and the never-store detectors.
-#[derive(Debug, Clone)]
-pub struct Rules {
-    pub kinds: BTreeMap<Kind, KindPolicy>,
-    pub suggestion_cooldown: chrono::Duration,
-    pub detector: Detector,
-}
 
 /// A suggestion with the slips it rests on.
 #[derive(Debug, Clone, PartialEq)]
@@ -814,17 +761,7 @@ mod tests {
     }
 
     fn rules() -> Rules {
-        let figment = figment::Figment::from(
-            <figment::providers::Toml as figment::providers::Format>::string(
-                crate::config::DEFAULT_TOML,
-            ),
-        );
-        let raw: crate::config::RawConfig = figment.extract().unwrap();
-        Rules {
-            kinds: raw.validate(&figment).unwrap().kinds,
-            suggestion_cooldown: chrono::Duration::days(30),
-            detector: Detector::default(),
-        }
+        crate::config::Config::from_toml("").unwrap().policy.rules
     }
 
     fn slip(id: &str, conversation: &str, kind: Kind, scope: &str, when: &str) -> Slip {

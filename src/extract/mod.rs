@@ -10,8 +10,9 @@ pub mod validate;
 
 use crate::config::Config;
 use crate::domain::{Slip, Time};
-use crate::error::{Error, StepFailure};
+use crate::error::Error;
 use crate::llm::{Provider, StageOneRequest, Usage};
+use crate::step::StepFailure;
 use crate::store::{Candidate, Store, Window};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -73,7 +74,7 @@ impl<S: Store> StageOne<'_, S> {
                 let reason = failure.to_string();
                 tracing::warn!(stage = "extract", outcome = "failed", reason = %reason, "conversation failed; it is retried next run");
                 let range = (progress.watermark, progress.working_to);
-                let max = self.config.raw.selection.max_attempts;
+                let max = self.config.selection.max_attempts;
                 if !matches!(failure, StepFailure::Store(Error::Stale(_))) {
                     match self
                         .store
@@ -104,13 +105,13 @@ impl<S: Store> StageOne<'_, S> {
         outcome: &mut Outcome,
         progress: &mut Progress,
     ) -> Result<(), StepFailure> {
-        let selection = &self.config.raw.selection;
+        let selection = &self.config.selection;
         let messages = self
             .store
             .conversation_messages(&c.conversation_id, c.watermark_seq, selection.context_messages)
             .await?;
-        let budget = u64::from(self.config.raw.llm.max_prompt_tokens)
-            .saturating_sub(self.provider.prompt_tokens());
+        let budget =
+            self.config.llm.max_prompt_tokens.saturating_sub(self.provider.prompt_tokens());
         let plan = chunk::plan(
             &messages.before,
             &messages.unprocessed,
@@ -171,7 +172,7 @@ impl<S: Store> StageOne<'_, S> {
                 .collect::<HashMap<_, _>>(),
             context_ids: chunk.context.iter().map(|m| m.message_id.as_str()).collect(),
             allowed_scopes: allowed,
-            detector: &self.config.detector,
+            detector: self.config.detector(),
         };
         let verdict = validate::validate(proposed, &checks);
         for (reason, n) in verdict.dropped {
@@ -202,7 +203,7 @@ impl<S: Store> StageOne<'_, S> {
     /// the scopes of the user's memories.
     async fn allowed_scopes(&self, c: &Candidate) -> Result<Vec<String>, Error> {
         let mut scopes: BTreeSet<String> = BTreeSet::from(["global".to_owned()]);
-        scopes.extend(self.config.raw.policy.domains.iter().map(|d| format!("domain:{d}")));
+        scopes.extend(self.config.policy.domains.iter().map(|d| format!("domain:{d}")));
         scopes.extend(c.scopes.iter().cloned());
         scopes.extend(
             self.store.memories(&c.user_id).await?.into_iter().map(|m| m.scope.as_str().to_owned()),

@@ -6,11 +6,9 @@ use crate::domain::{
     Durability, Kind, MIN_QUOTE_CHARS, Role, Scope, Slip, SlipState, StoredMessage, Time, new_id,
 };
 use crate::guard::{self, Refusal, TextKind};
-use crate::llm::{Item, ProposedSlip};
+use crate::llm::wire::{Item, ProposedSlip};
 use crate::text;
-use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::LazyLock;
 
 /// What a chunk's slips are checked against.
 pub struct Checks<'a> {
@@ -94,7 +92,7 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
     if quote.chars().count() < MIN_QUOTE_CHARS {
         return Err("quote_too_short");
     }
-    if durability != Durability::Until && has_one_off_marker(&quote) {
+    if durability != Durability::Until && text::has_one_off_marker(&quote) {
         return Err("one_off");
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
@@ -120,30 +118,6 @@ fn drop_reason(refusal: Refusal) -> &'static str {
         Refusal::Forbidden(_) => "forbidden",
         Refusal::Empty | Refusal::TooLong { .. } => "invalid_content",
     }
-}
-
-/// Words that make a request one-off ("this time…"), unless they start a
-/// lasting change ("从这次开始", "from this time on").
-static ONE_OFF_MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|(?:\b(?:just\s+)?this\s+(?:time|once)\b)|\bjust\s+(?:for\s+)?today\b|\bfor\s+now\b|\bfor\s+this\s+(?:one|report|query|request)\b|\bthis\s+one\s+time\b",
-    )
-    .expect("the one-off pattern is valid")
-});
-
-/// Markers that turn "this time" into the start of a lasting habit.
-static LASTING_START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)从(?:这一次|这次|本次|这回)(?:开始|起)|(?:这一次|这次|本次|这回)(?:以后|之后|往后|开始|起)|\bfrom\s+this\s+time\s+on|\bafter\s+this\s+time\b|\bfrom\s+now\s+on\b",
-    )
-    .expect("the lasting-start pattern is valid")
-});
-
-/// Whether a quote asks for something only this once (spec §5 `one_off`):
-/// the model's `durability` is not trusted alone.
-pub fn has_one_off_marker(quote: &str) -> bool {
-    let quote = LASTING_START.replace_all(quote, " ");
-    ONE_OFF_MARKER.is_match(&quote)
 }
 
 fn future_time(text: Option<&str>, now: Time) -> Result<Time, &'static str> {
@@ -269,29 +243,6 @@ mod tests {
         slip.valid_until = Some("2026-12-31T00:00:00Z".into());
         let verdict = check_all(vec![slip]);
         assert_eq!(verdict.kept.len(), 1, "{:?}", verdict.dropped);
-    }
-
-    #[test]
-    fn one_off_markers_are_found_but_a_lasting_start_is_not_one() {
-        for one_off in [
-            "这次先说结果",
-            "这一次用表格",
-            "本次报告简单点",
-            "Just this once, skip the evidence",
-            "for now keep it short",
-            "This time put the table first",
-        ] {
-            assert!(has_one_off_marker(one_off), "{one_off}");
-        }
-        for lasting in [
-            "从这次开始，报告都先说结果",
-            "这次以后都用流程卡",
-            "From this time on, results first",
-            "以后看报告都先说结果",
-            "always show the method number",
-        ] {
-            assert!(!has_one_off_marker(lasting), "{lasting}");
-        }
     }
 
     #[test]

@@ -139,13 +139,13 @@ fn consolidation_schema() -> serde_json::Value {
 
 impl OpenAiClient {
     pub fn new(config: &Config) -> Result<OpenAiClient, Error> {
-        let llm = &config.raw.llm;
+        let llm = &config.llm;
         let api_key = std::env::var(&llm.api_key_env).unwrap_or_else(|_| {
             tracing::warn!(variable = %llm.api_key_env, "no API key set; calling the model without one (fine for local servers)");
             String::new()
         });
         let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(llm.timeout_secs))
+            .timeout(llm.timeout)
             .build()
             .map_err(|e| Error::Config(format!("llm: cannot build the HTTP client: {e}")))?;
         let client = Client::with_config(
@@ -159,8 +159,8 @@ impl OpenAiClient {
             max_retries: llm.max_retries,
             stage_one_prompt: crate::prompts::stage_one(config)?,
             consolidation_prompt: crate::prompts::consolidation(config)?,
-            permits: Semaphore::new(llm.concurrency as usize),
-            temperature: config.temperature,
+            permits: Semaphore::new(llm.concurrency),
+            temperature: llm.temperature,
             temperature_refused: AtomicBool::new(false),
         })
     }

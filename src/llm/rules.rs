@@ -5,9 +5,8 @@
 //! questions and one-off requests ("这次…", "this time…") never are. Its slips
 //! go through the same validation as a model's.
 
-use crate::consolidate::policy::Proposal;
 use crate::domain::{Kind, Role, Status};
-use crate::extract::validate::has_one_off_marker;
+use crate::llm::wire::Proposal;
 use crate::llm::{
     ConsolidationAnswer, ConsolidationRequest, Item, ProposedSlip, SlipView, StageOneAnswer,
     StageOneRequest,
@@ -117,7 +116,7 @@ fn sentences(content: &str) -> Vec<&str> {
 }
 
 fn kind_of(sentence: &str) -> Option<Kind> {
-    if has_one_off_marker(sentence) {
+    if text::has_one_off_marker(sentence) {
         return None;
     }
     if TERMINOLOGY.is_match(sentence) {

@@ -25,13 +25,6 @@ use tokio::sync::mpsc;
 use tokio_cron_scheduler::{Job, JobScheduler};
 use tokio_util::sync::CancellationToken;
 
-/// Checks a cron expression the way the scheduler will read it.
-pub fn check_cron(cron: &str) -> std::result::Result<(), String> {
-    Job::new_async(cron, |_, _| Box::pin(async {}))
-        .map(|_| ())
-        .map_err(|_| format!("'{cron}' is not a valid schedule: use 6 fields, seconds first (e.g. \"0 */15 * * * *\")"))
-}
-
 /// Runs on the configured schedule until `shutdown` completes, then stops
 /// taking work, lets the run in flight finish for up to
 /// `schedule.shutdown_timeout_secs`, and abandons it cleanly after that.
@@ -46,7 +39,7 @@ pub async fn run<S: Store>(
     let (ticks, mut next_run) = mpsc::channel::<()>(1);
     let running = Arc::new(AtomicBool::new(false));
     let (mut scheduler, job_id) =
-        start_scheduler(&config.raw.schedule.cron, ticks.clone(), running.clone()).await?;
+        start_scheduler(&config.schedule.cron, ticks.clone(), running.clone()).await?;
     let _watchdog = notify::spawn_watchdog();
     let idle_status = |scheduler: &JobScheduler| {
         let mut scheduler = scheduler.clone();
@@ -60,8 +53,8 @@ pub async fn run<S: Store>(
     };
     notify::ready("starting");
     idle_status(&scheduler).await;
-    tracing::info!(cron = %config.raw.schedule.cron, "dreamd started");
-    if config.raw.schedule.run_on_start {
+    tracing::info!(cron = %config.schedule.cron, "dreamd started");
+    if config.schedule.run_on_start {
         let _ = ticks.try_send(());
     }
     let cancel = CancellationToken::new();
@@ -129,7 +122,7 @@ async fn one_run<S: Store>(
             tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
             notify::stopping();
             cancel.cancel();
-            let bound = Duration::from_secs(config.raw.schedule.shutdown_timeout_secs);
+            let bound = config.schedule.shutdown_timeout;
             match tokio::time::timeout(bound, &mut run).await {
                 Ok(result) => report(result, metrics),
                 Err(_) => abandon(store, &run_id, bound).await,
@@ -191,10 +184,9 @@ async fn start_metrics(
     config: &Config,
     metrics: Arc<Metrics>,
 ) -> Result<Option<tokio::task::JoinHandle<()>>> {
-    let listen = &config.raw.metrics.listen;
-    if listen.is_empty() {
+    let Some(listen) = config.metrics_listen else {
         return Ok(None);
-    }
+    };
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(Error::io(format!("metrics.listen: cannot listen on {listen}")))?;

@@ -2,8 +2,8 @@
 //! database. The store's methods are written once in `body.rs`; this file
 //! connects and says where PostgreSQL's SQL differs.
 
-use crate::config::mask_url_password;
 use crate::error::{Error, Result};
+use crate::text::mask_url_password;
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use std::time::Duration;
