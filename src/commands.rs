@@ -34,7 +34,7 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
         return Ok(Finished::Done);
     }
     if let Some(Command::Detect { text }) = &cli.command {
-        detect(cli.format, &config.detector(), text.as_deref())?;
+        detect(cli.format, config.detector(), text.as_deref())?;
         return Ok(Finished::Done);
     }
     if cli.run_once && cli.command.is_some() {
@@ -78,7 +78,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
     if let Command::Mcp = command {
         return Ok(Finished::Done);
     }
-    let manager = Manager::new(store, now, &config.detector());
+    let manager = Manager::new(store, now, config.detector());
     match command {
         Command::Ingest { path } => {
             let summary = if path == "-" {
