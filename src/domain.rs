@@ -101,6 +101,45 @@ names!(
     }
 );
 
+names!(
+    /// Why stage one dropped a proposed slip (spec §5), as the run summary counts it.
+    DropReason {
+        Malformed = "malformed",
+        UnknownMessage = "unknown_message",
+        ContextMessage = "context_message",
+        NotUserMessage = "not_user_message",
+        QuoteNotFound = "quote_not_found",
+        QuoteTooShort = "quote_too_short",
+        OneOff = "one_off",
+        Forbidden = "forbidden",
+        InvalidKind = "invalid_kind",
+        InvalidDurability = "invalid_durability",
+        ScopeUnknown = "scope_unknown",
+        InvalidContent = "invalid_content",
+        Duplicate = "duplicate",
+    }
+);
+names!(
+    /// Why the policy rejected a proposed operation (spec §6), as counted and logged.
+    RejectReason {
+        Malformed = "malformed",
+        UnknownId = "unknown_id",
+        ScopeMismatch = "scope_mismatch",
+        Invalid = "invalid",
+        Forbidden = "forbidden",
+        Tombstoned = "tombstoned",
+        NoEvidence = "no_evidence",
+        StaleEvidence = "stale_evidence",
+        NotActive = "not_active",
+        InUse = "in_use",
+        SuggestionRejected = "suggestion_rejected",
+    }
+);
+names!(
+    /// An operation the policy applied (spec §6), as the run summary counts it.
+    Applied { Create = "create", Update = "update", Confirm = "confirm", Retire = "retire", Suggest = "suggest" }
+);
+
 /// Where a memory applies (spec §3): `global`, `domain:<name>` or `project:<name>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]

@@ -208,9 +208,9 @@ pub fn ingest_summary(s: &IngestSummary) -> String {
 }
 
 pub fn run_summary(s: &crate::run::RunSummary) -> String {
-    let listed = |m: &std::collections::BTreeMap<String, u64>| {
+    fn listed<K: std::fmt::Display>(m: &std::collections::BTreeMap<K, u64>) -> String {
         m.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
-    };
+    }
     let a = &s.operations.applied;
     let mut out = format!(
         "{}run {}: {} conversations ({} done, {} failed), {} messages extracted, {} skipped as too old\n\

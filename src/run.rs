@@ -3,11 +3,12 @@
 
 use crate::config::Config;
 use crate::consolidate::StageTwo;
-use crate::domain::{Slip, Time, new_id};
+use crate::domain::{Applied, DropReason, RejectReason, Slip, Time, new_id};
 use crate::error::Result;
 use crate::extract::{Outcome, StageOne};
 use crate::llm::Provider;
 use crate::manage;
+use crate::step::Ending;
 use crate::store::{Candidate, RunRecord, Store, Window};
 use futures::StreamExt;
 use serde::Serialize;
@@ -33,7 +34,7 @@ pub struct MessageCounts {
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct SlipCounts {
     pub kept: u64,
-    pub dropped: BTreeMap<String, u64>,
+    pub dropped: BTreeMap<DropReason, u64>,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -43,7 +44,7 @@ pub struct UserCounts {
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
-pub struct Applied {
+pub struct AppliedCounts {
     pub create: u64,
     pub update: u64,
     pub confirm: u64,
@@ -53,8 +54,8 @@ pub struct Applied {
 
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct OperationCounts {
-    pub applied: Applied,
-    pub rejected: BTreeMap<String, u64>,
+    pub applied: AppliedCounts,
+    pub rejected: BTreeMap<RejectReason, u64>,
     pub deferred: u64,
 }
 
@@ -116,26 +117,24 @@ impl RunSummary {
     }
 
     fn add_user(&mut self, outcome: crate::consolidate::Outcome) {
-        if outcome.skipped {
-            return;
-        }
-        match outcome.failed {
-            Some(_) => self.users.failed += 1,
-            None => self.users.consolidated += 1,
+        match outcome.ending {
+            Ending::LeftForLater => return,
+            Ending::Failed(_) => self.users.failed += 1,
+            Ending::Done => self.users.consolidated += 1,
         }
         let d = outcome.decisions;
         let applied = &mut self.operations.applied;
         for (op, n) in d.applied {
             match op {
-                "create" => applied.create += n,
-                "update" => applied.update += n,
-                "confirm" => applied.confirm += n,
-                "retire" => applied.retire += n,
-                _ => applied.suggest += n,
+                Applied::Create => applied.create += n,
+                Applied::Update => applied.update += n,
+                Applied::Confirm => applied.confirm += n,
+                Applied::Retire => applied.retire += n,
+                Applied::Suggest => applied.suggest += n,
             }
         }
         for (reason, n) in d.rejected {
-            *self.operations.rejected.entry(reason.to_owned()).or_default() += n;
+            *self.operations.rejected.entry(reason).or_default() += n;
         }
         self.operations.deferred += d.deferred;
         self.llm.calls += u64::from(outcome.calls);
@@ -145,16 +144,17 @@ impl RunSummary {
     }
 
     fn add(&mut self, outcome: Outcome) {
-        self.conversations.selected += 1;
-        match outcome.failed {
-            Some(_) => self.conversations.failed += 1,
-            None => self.conversations.done += 1,
+        match outcome.ending {
+            Ending::LeftForLater => return,
+            Ending::Failed(_) => self.conversations.failed += 1,
+            Ending::Done => self.conversations.done += 1,
         }
+        self.conversations.selected += 1;
         self.messages.extracted += outcome.extracted;
         self.messages.skipped_out_of_window += outcome.skipped_out_of_window;
         self.slips.kept += outcome.kept.len() as u64;
         for (reason, n) in outcome.dropped {
-            *self.slips.dropped.entry(reason.to_owned()).or_default() += n;
+            *self.slips.dropped.entry(reason).or_default() += n;
         }
         self.llm.calls += u64::from(outcome.calls);
         self.llm.failures += u64::from(outcome.failures);
@@ -385,7 +385,10 @@ async fn consolidate_all<S: Store>(
             async move {
                 if cancel.is_cancelled() {
                     tracing::info!(reason = "shutting down", "user left for the next run");
-                    return crate::consolidate::Outcome { skipped: true, ..Default::default() };
+                    return crate::consolidate::Outcome {
+                        ending: Ending::LeftForLater,
+                        ..Default::default()
+                    };
                 }
                 stage_two.user(user_id, clock()).await
             }

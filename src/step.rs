@@ -13,3 +13,15 @@ pub enum StepFailure {
     #[error(transparent)]
     Store(#[from] Error),
 }
+
+/// How one conversation (stage one) or one user (stage two) ended in a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Ending {
+    #[default]
+    Done,
+    /// Failed this run, for the reason given (never model or user text);
+    /// retried next run.
+    Failed(String),
+    /// Not worked on: another run holds it, or this run was stopping.
+    LeftForLater,
+}

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::domain::{Kind, Memory, Scope, Slip, SlipState, Status, SuggestionStatus, Time};
 use crate::error::Error;
 use crate::llm::{ConsolidationRequest, MemoryView, Provider, SlipView, SuggestionView, Usage};
-use crate::step::StepFailure;
+use crate::step::{Ending, StepFailure};
 use crate::store::Store;
 use crate::text::estimate_tokens;
 use policy::{Decisions, KnownSuggestion, UserState};
@@ -23,9 +23,7 @@ pub struct Outcome {
     pub calls: u32,
     pub failures: u32,
     pub usage: Usage,
-    pub failed: Option<String>,
-    /// Another run holds the user; left for it.
-    pub skipped: bool,
+    pub ending: Ending,
     /// The newest of the user's `new` slips when the state was read: a failure
     /// is counted against it (spec §6 attempt limit).
     pub newest_new_slip: Option<String>,
@@ -50,11 +48,11 @@ impl<S: Store> StageTwo<'_, S> {
             match self.store.claim_user(user_id, owner, now, until).await {
                 Ok(true) => {}
                 Ok(false) => {
-                    outcome.skipped = true;
+                    outcome.ending = Ending::LeftForLater;
                     return outcome;
                 }
                 Err(e) => {
-                    outcome.failed = Some(e.to_string());
+                    outcome.ending = Ending::Failed(e.to_string());
                     return outcome;
                 }
             }
@@ -66,14 +64,16 @@ impl<S: Store> StageTwo<'_, S> {
         }
         if let Err(failure) = result {
             tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
-            outcome.failed = Some(failure.to_string());
+            outcome.ending = Ending::Failed(failure.to_string());
         }
         for (reason, id) in &outcome.decisions.rejections {
             match id {
                 Some(id) => {
-                    tracing::warn!(stage = "consolidate", reason, id = %id, "operation rejected")
+                    tracing::warn!(stage = "consolidate", reason = %reason, id = %id, "operation rejected")
                 }
-                None => tracing::warn!(stage = "consolidate", reason, "operation rejected"),
+                None => {
+                    tracing::warn!(stage = "consolidate", reason = %reason, "operation rejected")
+                }
             }
         }
         tracing::debug!(stage = "consolidate", applied = ?outcome.decisions.applied, deferred = outcome.decisions.deferred, "user done");

@@ -6,10 +6,9 @@
 //! the id to look at. Nothing here can change an explicit memory: operations
 //! aimed at one become suggestions for a person.
 
-use crate::domain::Write;
 use crate::domain::{
-    Actor, Event, Kind, KindPolicy, Memory, Origin, Rules, Scope, Slip, SlipState, Status,
-    Suggestion, SuggestionOp, SuggestionStatus, Time, Tombstone, new_id,
+    Actor, Applied, Event, Kind, KindPolicy, Memory, Origin, RejectReason, Rules, Scope, Slip,
+    SlipState, Status, Suggestion, SuggestionOp, SuggestionStatus, Time, Tombstone, Write, new_id,
 };
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::wire::{Item, Proposal};
@@ -45,8 +44,8 @@ pub struct UserState {
 pub struct Decisions {
     pub writes: Vec<Write>,
     /// Applied operations by name: create, update, confirm, retire, suggest.
-    pub applied: BTreeMap<&'static str, u64>,
-    pub rejected: BTreeMap<&'static str, u64>,
+    pub applied: BTreeMap<Applied, u64>,
+    pub rejected: BTreeMap<RejectReason, u64>,
     /// Every rejection with the memory or slip id an operator should look at,
     /// when the op named one that belongs to the user (never a model's invention).
     pub rejections: Vec<Rejection>,
@@ -56,9 +55,9 @@ pub struct Decisions {
 }
 
 /// Why an operation was rejected, with the id of the user's to look at, if any.
-pub type Rejection = (&'static str, Option<String>);
+pub type Rejection = (RejectReason, Option<String>);
 
-fn reject(reason: &'static str, id: &str) -> Rejection {
+fn reject(reason: RejectReason, id: &str) -> Rejection {
     (reason, Some(id.to_owned()).filter(|id| !id.is_empty()))
 }
 
@@ -98,7 +97,7 @@ pub fn decide(
     for proposal in proposals {
         let outcome = match &proposal {
             Item::Valid(p) => decide_one(state, p, rules, &mut d),
-            Item::Malformed => Err(("malformed", None)),
+            Item::Malformed => Err((RejectReason::Malformed, None)),
         };
         if let Err((reason, id)) = outcome {
             *d.rejected.entry(reason).or_default() += 1;
@@ -140,31 +139,31 @@ fn decide_one(
 
 /// The op's kind and scope; a model's unknown spelling is `invalid` (and never logged).
 fn parse_group(kind: &str, scope: &str) -> Result<(Kind, Scope), Rejection> {
-    let k: Kind = kind.parse().map_err(|_| ("invalid", None))?;
-    let s: Scope = scope.parse().map_err(|_| ("invalid", None))?;
+    let k: Kind = kind.parse().map_err(|_| (RejectReason::Invalid, None))?;
+    let s: Scope = scope.parse().map_err(|_| (RejectReason::Invalid, None))?;
     Ok((k, s))
 }
 
 /// A text the model wrote, through the one text rule (spec §10.22).
 fn checked_text(text: &str, rules: &Rules, id: &str) -> Result<String, Rejection> {
     guard::admit(text, TextKind::Statement, &rules.detector).map_err(|refusal| match refusal {
-        Refusal::Forbidden(_) => reject("forbidden", id),
-        Refusal::Empty | Refusal::TooLong { .. } => reject("invalid", id),
+        Refusal::Forbidden(_) => reject(RejectReason::Forbidden, id),
+        Refusal::Empty | Refusal::TooLong { .. } => reject(RejectReason::Invalid, id),
     })
 }
 
 impl UserState {
     fn memory(&self, id: &str) -> Result<&Memory, Rejection> {
-        self.memories.get(id).ok_or(("unknown_id", None))
+        self.memories.get(id).ok_or((RejectReason::UnknownId, None))
     }
 
     /// The cited slips, all known and of the group (spec §6 rule 1).
     fn cited(&self, ids: &[String], group: &(Kind, Scope)) -> Result<Vec<Slip>, Rejection> {
         let mut slips = Vec::new();
         for id in ids {
-            let slip = self.slips.get(id).ok_or(("unknown_id", None))?;
+            let slip = self.slips.get(id).ok_or((RejectReason::UnknownId, None))?;
             if (slip.kind, &slip.scope) != (group.0, &group.1) {
-                return Err(reject("scope_mismatch", id));
+                return Err(reject(RejectReason::ScopeMismatch, id));
             }
             if !slips.iter().any(|s: &Slip| &s.slip_id == id) {
                 slips.push(slip.clone());
@@ -189,10 +188,10 @@ impl UserState {
                 continue;
             }
             if newest.is_none_or(|n| slip.expressed_at >= n) {
-                return Err(reject("stale_evidence", &slip.slip_id));
+                return Err(reject(RejectReason::StaleEvidence, &slip.slip_id));
             }
             if self.backs_live_memory(&slip.slip_id) {
-                return Err(reject("in_use", &slip.slip_id));
+                return Err(reject(RejectReason::InUse, &slip.slip_id));
             }
             kept.push(slip);
         }
@@ -270,7 +269,7 @@ impl UserState {
 
 fn nonempty(slips: Vec<Slip>, cited_any: bool) -> Result<Vec<Slip>, Rejection> {
     if slips.is_empty() {
-        let reason = if cited_any { "tombstoned" } else { "no_evidence" };
+        let reason = if cited_any { RejectReason::Tombstoned } else { RejectReason::NoEvidence };
         return Err((reason, None));
     }
     Ok(slips)
@@ -298,12 +297,20 @@ pub fn expiry(kind_policy: &KindPolicy, evidence: &[Slip]) -> Option<Time> {
 
 fn dreamd_event(
     state: &UserState,
-    action: &str,
+    action: Applied,
     slips: &[Slip],
     before: Option<&Memory>,
     after: &Memory,
 ) -> Event {
-    Event::change(Actor::Dreamd, Some(&state.run_id), state.now, action, ids(slips), before, after)
+    Event::change(
+        Actor::Dreamd,
+        Some(&state.run_id),
+        state.now,
+        action.as_str(),
+        ids(slips),
+        before,
+        after,
+    )
 }
 
 fn mark(d: &mut Decisions, slips: &[Slip], slip_state: SlipState) {
@@ -315,7 +322,7 @@ fn mark(d: &mut Decisions, slips: &[Slip], slip_state: SlipState) {
     }
 }
 
-fn count(d: &mut Decisions, op: &'static str) {
+fn count(d: &mut Decisions, op: Applied) {
     *d.applied.entry(op).or_default() += 1;
 }
 
@@ -335,7 +342,7 @@ fn create(
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     let superseded = state.counting(superseded, &group);
     if state.tombstoned(&content, &evidence) {
-        return Err(reject("tombstoned", &evidence[0].slip_id));
+        return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
     }
     if let Some(disabled) = state.equal_memory(&group, &content, Status::Disabled).cloned() {
         return suggest_enable(state, rules, d, &disabled, &evidence);
@@ -377,7 +384,7 @@ fn create(
         source_conversation_id: None,
         source_message_id: None,
     };
-    let mut event = dreamd_event(state, "create", &evidence, None, &memory);
+    let mut event = dreamd_event(state, Applied::Create, &evidence, None, &memory);
     event.superseded_slip_ids = ids(&superseded);
     d.writes.push(Write::InsertMemory(memory.clone()));
     d.writes.push(Write::InsertEvent(event));
@@ -387,7 +394,7 @@ fn create(
     mark(d, &superseded, SlipState::Consumed);
     state.evidence.insert(memory.memory_id.clone(), ids(&evidence));
     state.memories.insert(memory.memory_id.clone(), memory);
-    count(d, "create");
+    count(d, Applied::Create);
     Ok(())
 }
 
@@ -412,7 +419,7 @@ fn target(
     let memory = state.memory(memory_id)?.clone();
     let cited = state.cited(slip_ids, &(memory.kind, memory.scope.clone()))?;
     if !matches!(memory.status_at(state.now), Status::Active | Status::Disabled) {
-        return Err(reject("not_active", memory_id));
+        return Err(reject(RejectReason::NotActive, memory_id));
     }
     Ok((memory, cited))
 }
@@ -440,7 +447,7 @@ fn update(
     let content = checked_text(content, rules, memory_id)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
-        return Err(reject("tombstoned", memory_id));
+        return Err(reject(RejectReason::Tombstoned, memory_id));
     }
     if let Some(disabled) = state
         .equal_memory(&group, &content, Status::Disabled)
@@ -462,7 +469,7 @@ fn update(
         );
     }
     if newer_than_evidence(state, &memory, &evidence).is_empty() {
-        return Err(reject("stale_evidence", memory_id));
+        return Err(reject(RejectReason::StaleEvidence, memory_id));
     }
     let mut after = memory.clone();
     after.content = Some(content);
@@ -473,7 +480,7 @@ fn update(
         state,
         d,
         Change {
-            action: "update",
+            action: Applied::Update,
             before: &memory,
             after,
             evidence: &evidence,
@@ -529,7 +536,7 @@ fn confirm_memory(
         state,
         d,
         Change {
-            action: "confirm",
+            action: Applied::Confirm,
             before: memory,
             after,
             evidence: &newer,
@@ -566,7 +573,7 @@ fn retire(
     }
     let newer = newer_than_evidence(state, &memory, &evidence);
     if newer.is_empty() {
-        return Err(reject("stale_evidence", memory_id));
+        return Err(reject(RejectReason::StaleEvidence, memory_id));
     }
     let mut after = memory.clone();
     after.status = Status::Retired;
@@ -576,7 +583,7 @@ fn retire(
         state,
         d,
         Change {
-            action: "retire",
+            action: Applied::Retire,
             before: &memory,
             after,
             evidence: &newer,
@@ -589,7 +596,7 @@ fn retire(
 
 /// A change dreamd makes to an auto memory.
 struct Change<'a> {
-    action: &'static str,
+    action: Applied,
     before: &'a Memory,
     after: Memory,
     /// The slips it rests on; with `replace` they become the whole evidence.
@@ -640,18 +647,18 @@ fn suggest_proposed(
     let group = parse_group(kind, scope)?;
     let target = memory_id.map(|id| state.memory(id).cloned()).transpose()?;
     if target.as_ref().is_some_and(|m| (m.kind, &m.scope) != (group.0, &group.1)) {
-        return Err(reject("scope_mismatch", memory_id.unwrap_or_default()));
+        return Err(reject(RejectReason::ScopeMismatch, memory_id.unwrap_or_default()));
     }
     if let Some(m) = &target
         && !matches!(m.status_at(state.now), Status::Active | Status::Disabled)
     {
-        return Err(reject("not_active", &m.memory_id));
+        return Err(reject(RejectReason::NotActive, &m.memory_id));
     }
     let cited = state.cited(slip_ids, &group)?;
     let content = checked_text(content, rules, memory_id.unwrap_or(""))?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
-        return Err(reject("tombstoned", &evidence[0].slip_id));
+        return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
     }
     let op = if target.is_some() { SuggestionOp::Update } else { SuggestionOp::Create };
     suggest(state, rules, d, op, &group, Some(&content), target.as_ref(), &evidence)
@@ -694,7 +701,7 @@ fn suggest(
                     known.slip_ids.extend(added);
                 }
                 mark(d, evidence, SlipState::Consolidated);
-                count(d, "suggest");
+                count(d, Applied::Suggest);
                 return Ok(());
             }
             SuggestionStatus::Rejected => {
@@ -702,7 +709,10 @@ fn suggest(
                 let cooling = state.now < decided + rules.suggestion_cooldown;
                 let said_again = newest.is_some_and(|t| t > decided);
                 if cooling || !said_again {
-                    return Err(reject("suggestion_rejected", &known.suggestion.suggestion_id));
+                    return Err(reject(
+                        RejectReason::SuggestionRejected,
+                        &known.suggestion.suggestion_id,
+                    ));
                 }
             }
             SuggestionStatus::Accepted | SuggestionStatus::Withdrawn => {}
@@ -725,7 +735,7 @@ fn suggest(
         .push(Write::InsertSuggestion { suggestion: suggestion.clone(), slip_ids: ids(evidence) });
     state.suggestions.push(KnownSuggestion { suggestion, slip_ids: ids(evidence) });
     mark(d, evidence, SlipState::Consolidated);
-    count(d, "suggest");
+    count(d, Applied::Suggest);
     Ok(())
 }
 
@@ -1179,11 +1189,11 @@ mod tests {
         assert_eq!(
             d.rejections,
             vec![
-                ("unknown_id", None),
-                ("unknown_id", None),
-                ("invalid", None),
-                ("scope_mismatch", Some("r1".to_owned())),
-                ("malformed", None),
+                (RejectReason::UnknownId, None),
+                (RejectReason::UnknownId, None),
+                (RejectReason::Invalid, None),
+                (RejectReason::ScopeMismatch, Some("r1".to_owned())),
+                (RejectReason::Malformed, None),
             ]
         );
     }
@@ -1276,20 +1286,20 @@ mod tests {
             &rules(),
             &groups,
         );
-        assert_eq!(d.applied.get("update"), Some(&1));
+        assert_eq!(d.applied.get(&Applied::Update), Some(&1));
         assert_eq!(
-            d.rejected.get("stale_evidence"),
+            d.rejected.get(&RejectReason::StaleEvidence),
             Some(&1),
             "the second update has no newer slip than the first left"
         );
         assert_eq!(
-            d.applied.get("confirm"),
+            d.applied.get(&Applied::Confirm),
             Some(&1),
             "create equal to the updated memory confirms it"
         );
         assert_eq!(s.memories["auto"].version, 5);
         assert_eq!(
-            d.rejected.get("malformed"),
+            d.rejected.get(&RejectReason::Malformed),
             Some(&1),
             "a malformed operation costs only itself"
         );

@@ -9,10 +9,10 @@ pub mod chunk;
 pub mod validate;
 
 use crate::config::Config;
-use crate::domain::{Slip, Time};
+use crate::domain::{DropReason, Slip, Time};
 use crate::error::Error;
 use crate::llm::{Provider, StageOneRequest, Usage};
-use crate::step::StepFailure;
+use crate::step::{Ending, StepFailure};
 use crate::store::{Candidate, Store, Window};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -23,12 +23,11 @@ pub struct Outcome {
     pub extracted: u64,
     pub skipped_out_of_window: u64,
     pub kept: Vec<Slip>,
-    pub dropped: BTreeMap<&'static str, u64>,
+    pub dropped: BTreeMap<DropReason, u64>,
     pub calls: u32,
     pub failures: u32,
     pub usage: Usage,
-    /// Why the conversation failed this run, when it did.
-    pub failed: Option<String>,
+    pub ending: Ending,
 }
 
 /// Stage one for one run: what every conversation shares.
@@ -50,7 +49,8 @@ impl<S: Store> StageOne<'_, S> {
             Progress { watermark: candidate.watermark_seq, working_to: candidate.last_seq };
         let result = self.extract(candidate, now, &mut outcome, &mut progress).await;
         let Some(owner) = self.owner else {
-            outcome.failed = result.err().map(|e| e.to_string());
+            outcome.ending =
+                result.map_or_else(|e| Ending::Failed(e.to_string()), |()| Ending::Done);
             return outcome;
         };
         if result.is_ok() {
@@ -92,7 +92,7 @@ impl<S: Store> StageOne<'_, S> {
                         }
                     }
                 }
-                outcome.failed = Some(reason);
+                outcome.ending = Ending::Failed(reason);
             }
         }
         outcome

@@ -3,7 +3,8 @@
 
 use crate::detect::Detector;
 use crate::domain::{
-    Durability, Kind, MIN_QUOTE_CHARS, Role, Scope, Slip, SlipState, StoredMessage, Time, new_id,
+    DropReason, Durability, Kind, MIN_QUOTE_CHARS, Role, Scope, Slip, SlipState, StoredMessage,
+    Time, new_id,
 };
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::wire::{Item, ProposedSlip};
@@ -28,7 +29,7 @@ pub struct Checks<'a> {
 #[derive(Debug, Default)]
 pub struct Verdict {
     pub kept: Vec<Slip>,
-    pub dropped: BTreeMap<&'static str, u64>,
+    pub dropped: BTreeMap<DropReason, u64>,
 }
 
 /// Checks every proposed slip; never fails, only keeps or drops.
@@ -37,7 +38,7 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     let mut seen = std::collections::HashSet::new();
     for item in proposed {
         let Item::Valid(slip) = item else {
-            *verdict.dropped.entry("malformed").or_default() += 1;
+            *verdict.dropped.entry(DropReason::Malformed).or_default() += 1;
             continue;
         };
         match check(&slip, checks) {
@@ -51,7 +52,7 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
                 if seen.insert(key) {
                     verdict.kept.push(kept);
                 } else {
-                    *verdict.dropped.entry("duplicate").or_default() += 1;
+                    *verdict.dropped.entry(DropReason::Duplicate).or_default() += 1;
                 }
             }
             Err(reason) => *verdict.dropped.entry(reason).or_default() += 1,
@@ -60,40 +61,40 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     verdict
 }
 
-fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
+fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     let Some(message) = c.messages.get(p.message_id.as_str()) else {
         return Err(if c.context_ids.contains(&p.message_id.as_str()) {
-            "context_message"
+            DropReason::ContextMessage
         } else {
-            "unknown_message"
+            DropReason::UnknownMessage
         });
     };
     if message.role != Role::User {
-        return Err("not_user_message");
+        return Err(DropReason::NotUserMessage);
     }
     if !text::quote_occurs_in(&p.quote, &message.content) {
-        return Err("quote_not_found");
+        return Err(DropReason::QuoteNotFound);
     }
     if p.kind == "forbidden" {
-        return Err("forbidden");
+        return Err(DropReason::Forbidden);
     }
-    let kind: Kind = p.kind.parse().map_err(|_| "invalid_kind")?;
-    let durability: Durability = p.durability.parse().map_err(|_| "invalid_durability")?;
+    let kind: Kind = p.kind.parse().map_err(|_| DropReason::InvalidKind)?;
+    let durability: Durability = p.durability.parse().map_err(|_| DropReason::InvalidDurability)?;
     let valid_until = match durability {
-        Durability::OneOff => return Err("one_off"),
+        Durability::OneOff => return Err(DropReason::OneOff),
         Durability::Lasting => None,
         Durability::Until => Some(future_time(p.valid_until.as_deref(), c.now)?),
     };
-    let scope: Scope = p.scope.parse().map_err(|_| "scope_unknown")?;
+    let scope: Scope = p.scope.parse().map_err(|_| DropReason::ScopeUnknown)?;
     if !c.allowed_scopes.iter().any(|s| s == scope.as_str()) {
-        return Err("scope_unknown");
+        return Err(DropReason::ScopeUnknown);
     }
     let quote = guard::admit(&p.quote, TextKind::Quote, c.detector).map_err(drop_reason)?;
     if quote.chars().count() < MIN_QUOTE_CHARS {
-        return Err("quote_too_short");
+        return Err(DropReason::QuoteTooShort);
     }
     if durability != Durability::Until && text::has_one_off_marker(&quote) {
-        return Err("one_off");
+        return Err(DropReason::OneOff);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
     Ok(Slip {
@@ -113,20 +114,20 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, &'static str> {
     })
 }
 
-fn drop_reason(refusal: Refusal) -> &'static str {
+fn drop_reason(refusal: Refusal) -> DropReason {
     match refusal {
-        Refusal::Forbidden(_) => "forbidden",
-        Refusal::Empty | Refusal::TooLong { .. } => "invalid_content",
+        Refusal::Forbidden(_) => DropReason::Forbidden,
+        Refusal::Empty | Refusal::TooLong { .. } => DropReason::InvalidContent,
     }
 }
 
-fn future_time(text: Option<&str>, now: Time) -> Result<Time, &'static str> {
+fn future_time(text: Option<&str>, now: Time) -> Result<Time, DropReason> {
     let t = text
         .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
         .map(|t| crate::domain::truncate_time(t.to_utc()))
-        .ok_or("invalid_durability")?;
+        .ok_or(DropReason::InvalidDurability)?;
     if t <= now {
-        return Err("invalid_durability");
+        return Err(DropReason::InvalidDurability);
     }
     Ok(t)
 }
@@ -212,7 +213,12 @@ mod tests {
         for (slip, reason) in cases {
             let verdict = check_all(vec![slip.clone()]);
             assert!(verdict.kept.is_empty(), "{slip:?} kept");
-            assert_eq!(verdict.dropped.get(reason), Some(&1), "{slip:?}: {:?}", verdict.dropped);
+            assert_eq!(
+                verdict.dropped.get(&reason.parse::<DropReason>().unwrap()),
+                Some(&1),
+                "{slip:?}: {:?}",
+                verdict.dropped
+            );
         }
     }
 
@@ -224,7 +230,7 @@ mod tests {
             proposed("m2", "以后看报告，都先说结果", "presentation", "domain:report", "lasting"),
         ]);
         assert_eq!(
-            verdict.dropped.get("forbidden"),
+            verdict.dropped.get(&DropReason::Forbidden),
             Some(&1),
             "the first quote matches across U+3000 and holds a password"
         );
@@ -271,13 +277,16 @@ mod tests {
         .unwrap();
         let verdict = validate(answer.slips, &checks);
         assert_eq!(verdict.kept.len(), 1);
-        assert_eq!(verdict.dropped.get("malformed"), Some(&3));
+        assert_eq!(verdict.dropped.get(&DropReason::Malformed), Some(&3));
     }
 
     #[test]
     fn a_repeated_slip_is_kept_once() {
         let slip = proposed("m2", "先说结果", "presentation", "global", "lasting");
         let verdict = check_all(vec![slip.clone(), slip]);
-        assert_eq!((verdict.kept.len(), verdict.dropped.get("duplicate")), (1, Some(&1)));
+        assert_eq!(
+            (verdict.kept.len(), verdict.dropped.get(&DropReason::Duplicate)),
+            (1, Some(&1))
+        );
     }
 }

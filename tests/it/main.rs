@@ -3,6 +3,7 @@
 
 mod answers;
 mod app;
+mod architecture;
 mod cli;
 mod config;
 mod fake_model;
