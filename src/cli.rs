@@ -39,6 +39,26 @@ pub enum Format {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    #[command(flatten)]
+    Store(StoreCommand),
+    /// Serve the memory tools to an agent over MCP (stdio).
+    Mcp,
+    /// Which never-store category a text falls into (or `ok`), never the text itself.
+    Detect {
+        /// The text; `-` or nothing reads standard input and checks each line.
+        text: Option<String>,
+    },
+    /// Print the effective configuration, secrets masked.
+    Config {
+        /// Check everything instead: schedule, database, prompts, model endpoint.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+/// The commands that work on the configured database.
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
     /// Load messages from JSON Lines (a file, or - for standard input).
     Ingest {
         #[arg(value_name = "PATH|-")]
@@ -61,24 +81,11 @@ pub enum Command {
     /// Everything dreamd holds about a user.
     #[command(subcommand)]
     Users(UsersCommand),
-    /// Serve the memory tools to an agent over MCP (stdio).
-    Mcp,
-    /// Which never-store category a text falls into (or `ok`), never the text itself.
-    Detect {
-        /// The text; `-` or nothing reads standard input and checks each line.
-        text: Option<String>,
-    },
     /// Last runs, backlog, claims held and failed ranges.
     Status {
         /// How many recent runs to show.
         #[arg(long, default_value_t = 10)]
         runs: u32,
-    },
-    /// Print the effective configuration, secrets masked.
-    Config {
-        /// Check everything instead: schedule, database, prompts, model endpoint.
-        #[arg(long)]
-        check: bool,
     },
 }
 

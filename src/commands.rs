@@ -1,8 +1,8 @@
 //! Runs one parsed command against the configured store and prints its result.
 
 use crate::cli::{
-    Cli, Command, Format, LoadsCommand, MemoriesCommand, SlipsCommand, SuggestionsCommand,
-    UsersCommand,
+    Cli, Command, Format, LoadsCommand, MemoriesCommand, SlipsCommand, StoreCommand,
+    SuggestionsCommand, UsersCommand,
 };
 use crate::config::{Config, DatabaseUrl};
 use crate::domain::{Time, truncate_time};
@@ -20,67 +20,85 @@ pub enum Finished {
     Done,
     /// A run finished but some conversations or users failed (exit code 3).
     PartlyFailed,
+    /// A second stop signal ended the service at once (exit code 130).
+    Interrupted,
 }
 
 /// Executes the command line with the validated `config`.
 pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
     let now = cli.now.unwrap_or_else(|| truncate_time(chrono::Utc::now()));
-    if let Some(Command::Config { check }) = cli.command {
-        if check {
-            crate::check::run(config, cli.format).await?;
-        } else {
-            print_config(cli.format, config)?;
-        }
-        return Ok(Finished::Done);
-    }
-    if let Some(Command::Detect { text }) = &cli.command {
-        detect(cli.format, config.detector(), text.as_deref())?;
-        return Ok(Finished::Done);
-    }
     if cli.run_once && cli.command.is_some() {
         return Err(Error::Invalid("--run-once takes no command; run them separately".into()));
     }
-    if let Some(Command::Mcp) = cli.command {
-        return serve_mcp(config, cli.now).await.map(|()| Finished::Done);
-    }
+    let command = match cli.command {
+        Some(Command::Config { check: true }) => {
+            crate::check::run(config, cli.format).await?;
+            return Ok(Finished::Done);
+        }
+        Some(Command::Config { check: false }) => {
+            print_config(cli.format, config)?;
+            return Ok(Finished::Done);
+        }
+        Some(Command::Detect { text }) => {
+            detect(cli.format, config.detector(), text.as_deref())?;
+            return Ok(Finished::Done);
+        }
+        Some(Command::Mcp) => return serve_mcp(config, cli.now).await.map(|()| Finished::Done),
+        Some(Command::Store(command)) => Some(command),
+        None => None,
+    };
+    let how = How { format: cli.format, now, dry_run: cli.dry_run, run_once: cli.run_once };
     match &config.database {
         DatabaseUrl::Sqlite(path) => {
-            let store = SqliteStore::open(path).await?;
-            run_on(&store, cli, config, now).await
+            run_on(&SqliteStore::open(path).await?, command, config, how).await
         }
         DatabaseUrl::Postgres(url) => {
-            let store = PgStore::open(url).await?;
-            run_on(&store, cli, config, now).await
+            run_on(&PgStore::open(url).await?, command, config, how).await
         }
     }
 }
 
-async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Result<Finished> {
-    let format = cli.format;
-    let Some(command) = cli.command else {
+/// The global options a command on the store needs.
+struct How {
+    format: Format,
+    now: Time,
+    dry_run: bool,
+    run_once: bool,
+}
+
+async fn run_on<S: Store>(
+    store: &S,
+    command: Option<StoreCommand>,
+    config: &Config,
+    how: How,
+) -> Result<Finished> {
+    let (format, now) = (how.format, how.now);
+    let Some(command) = command else {
         let provider = Provider::from_config(config)?;
-        if !cli.run_once {
-            let shutdown = crate::service::signals::shutdown_signal()
+        if !how.run_once {
+            let signals = crate::service::signals::StopSignals::listen()
                 .map_err(Error::io("installing signal handlers"))?;
-            crate::service::run(store, config, &provider, shutdown).await?;
-            return Ok(Finished::Done);
+            let stopped =
+                crate::service::run(store, config, &provider, signals.first(), signals.second())
+                    .await?;
+            return Ok(match stopped {
+                crate::service::Stopped::Gracefully => Finished::Done,
+                crate::service::Stopped::AtOnce => Finished::Interrupted,
+            });
         }
         let summary = crate::run::run_once(
             store,
             config,
             &provider,
-            crate::run::RunOptions::once(now, cli.dry_run),
+            crate::run::RunOptions::once(now, how.dry_run),
         )
         .await?;
         emit(format, &summary, output::run_summary);
         return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
     };
-    if let Command::Mcp = command {
-        return Ok(Finished::Done);
-    }
     let manager = Manager::new(store, now, config.detector());
     match command {
-        Command::Ingest { path } => {
+        StoreCommand::Ingest { path } => {
             let summary = if path == "-" {
                 ingest(store, BufReader::new(std::io::stdin())).await?
             } else {
@@ -90,13 +108,13 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             };
             emit(format, &summary, output::ingest_summary);
         }
-        Command::Memories(command) => memories(&manager, format, command).await?,
-        Command::Suggestions(command) => suggestions(&manager, format, command).await?,
-        Command::Slips(SlipsCommand::List { user, conversation }) => {
+        StoreCommand::Memories(command) => memories(&manager, format, command).await?,
+        StoreCommand::Suggestions(command) => suggestions(&manager, format, command).await?,
+        StoreCommand::Slips(SlipsCommand::List { user, conversation }) => {
             let slips = manager.slips(&user, conversation.as_deref()).await?;
             emit(format, &slips, |s| output::slip_lines(s));
         }
-        Command::Recall(args) => match &args.conversation {
+        StoreCommand::Recall(args) => match &args.conversation {
             None => {
                 let records = manager.recall(&args.user, &args.scopes, args.limit).await?;
                 emit(format, &records, |r| output::memory_lines(r));
@@ -110,11 +128,11 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                 });
             }
         },
-        Command::Loads(LoadsCommand::List { user, conversation }) => {
+        StoreCommand::Loads(LoadsCommand::List { user, conversation }) => {
             let loads = manager.loads(&user, conversation.as_deref()).await?;
             emit(format, &loads, |l| output::load_lines(l));
         }
-        Command::Users(UsersCommand::Purge { user }) => {
+        StoreCommand::Users(UsersCommand::Purge { user }) => {
             let removed: std::collections::BTreeMap<&str, u64> =
                 store.purge_user(&user).await?.into_iter().collect();
             let report = serde_json::json!({ "user_id": user, "removed": removed });
@@ -130,7 +148,7 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                 )
             });
         }
-        Command::Status { runs } => {
+        StoreCommand::Status { runs } => {
             let status = output::Status {
                 runs: store.recent_runs(runs).await?,
                 backlog: store.backlog(&Window::at(now, config)).await?,
@@ -147,9 +165,6 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
                 counts: store.counts().await?,
             };
             emit(format, &status, output::status);
-        }
-        Command::Config { .. } | Command::Mcp | Command::Detect { .. } => {
-            unreachable!("handled before a store is opened")
         }
     }
     Ok(Finished::Done)
@@ -245,10 +260,11 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
     let masked = config.to_masked();
     let key_env = &config.llm.api_key_env;
     let key_state = if std::env::var_os(key_env).is_some() { "set" } else { "not set" };
-    emit(format, &masked, |c| {
+    let toml = toml::to_string(&masked)
+        .map_err(|e| Error::Config(format!("cannot print the configuration as TOML: {e}")))?;
+    emit(format, &masked, |_| {
         format!(
-            "# effective configuration (secrets masked)\n# API key: read from ${key_env} ({key_state})\n{}",
-            toml::to_string(c).expect("the configuration serialises to TOML")
+            "# effective configuration (secrets masked)\n# API key: read from ${key_env} ({key_state})\n{toml}"
         )
     });
     Ok(())

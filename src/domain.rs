@@ -234,14 +234,15 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// The kind's policy; every kind has one once the configuration is valid.
+    /// The kind's policy. Cannot panic: `Config` is only built by
+    /// validation, which refuses a configuration missing any kind.
     pub fn kind(&self, kind: Kind) -> &KindPolicy {
         &self.kinds[&kind]
     }
 }
 
 /// A validated message ready to be written by ingest (spec §8.1).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewMessage {
     /// The 1-based input line it came from, to name it in errors.
     pub line: usize,

@@ -1,10 +1,11 @@
 //! `dreamd ingest`: JSON Lines of messages (spec §8.1) into the store.
 //!
-//! The input is streamed: each line is validated as it is read and good
-//! lines are written in batches inside one transaction. Once any line is bad,
-//! nothing more is written, the rest is still validated so that every bad
-//! line is reported, and the transaction is rolled back: a file is taken whole
-//! or not at all.
+//! Two phases, so a slow input (a pipe an agent writes into) never holds the
+//! database's write lock: first every line is read and validated, the good
+//! ones kept in memory or, past [`SPILL_AFTER_BYTES`], in a temporary file;
+//! a bad line anywhere rejects the whole input with every bad line named and
+//! nothing written. Then the kept messages are written in batches inside one
+//! short transaction: a file is taken whole or not at all.
 
 use crate::domain::{NewMessage, Role, Scope, truncate_time};
 use crate::error::{Error, LineError, Result};
@@ -22,6 +23,8 @@ pub const MAX_CONTENT_BYTES: usize = 256 * 1024;
 pub const MAX_ID_CHARS: usize = 256;
 /// Messages per batch handed to the store.
 const BATCH_SIZE: usize = 5_000;
+/// Content kept in memory before the validated messages go to a temporary file.
+pub const SPILL_AFTER_BYTES: usize = 64 * 1024 * 1024;
 /// How often a long ingest reports progress, in lines.
 const PROGRESS_EVERY: u64 = 100_000;
 
@@ -37,15 +40,143 @@ pub struct IngestSummary {
 
 /// Validates and writes every line of `reader`; nothing is written unless all lines are valid.
 pub async fn ingest<S: Store>(store: &S, reader: impl BufRead + Send) -> Result<IngestSummary> {
-    let mut source = JsonLines::new(reader);
+    let mut input = JsonLines::new(reader);
+    let mut spill = Spill::new(SPILL_AFTER_BYTES);
+    while let Some(batch) = input.next_batch()? {
+        spill.keep(batch)?;
+    }
+    input.finish()?;
+    let mut source = spill.into_source()?;
     let written = store.ingest(&mut source).await?;
     Ok(IngestSummary {
-        lines: source.lines,
+        lines: input.lines,
         messages_new: written.messages_new,
-        duplicates: source.lines - written.messages_new,
-        conversations: source.owners.len() as u64,
-        users: source.users.len() as u64,
+        duplicates: input.lines - written.messages_new,
+        conversations: input.owners.len() as u64,
+        users: input.users.len() as u64,
     })
+}
+
+/// Validated messages waiting for the write: in memory, then in a file.
+struct Spill {
+    memory: Vec<Vec<NewMessage>>,
+    bytes: usize,
+    /// Content bytes kept in memory before the rest goes to the file.
+    limit: usize,
+    file: Option<SpillFile>,
+}
+
+impl Spill {
+    fn new(limit: usize) -> Spill {
+        Spill { memory: Vec::new(), bytes: 0, limit, file: None }
+    }
+
+    fn keep(&mut self, batch: Vec<NewMessage>) -> Result<()> {
+        self.bytes += batch.iter().map(|m| m.content.len()).sum::<usize>();
+        if self.file.is_none() && self.bytes <= self.limit {
+            self.memory.push(batch);
+            return Ok(());
+        }
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(SpillFile::create()?),
+        };
+        file.append(&batch)
+    }
+
+    fn into_source(self) -> Result<Kept> {
+        let file = self.file.map(SpillFile::into_reader).transpose()?;
+        Ok(Kept { memory: self.memory.into_iter(), file, errors: Vec::new() })
+    }
+}
+
+/// A temporary file of validated messages, one JSON object per line,
+/// removed when dropped.
+struct SpillFile {
+    path: std::path::PathBuf,
+    writer: std::io::BufWriter<std::fs::File>,
+}
+
+impl SpillFile {
+    fn create() -> Result<SpillFile> {
+        let path =
+            std::env::temp_dir().join(format!("dreamd-ingest-{}.jsonl", crate::domain::new_id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(Error::io(format!("creating the spill file {}", path.display())))?;
+        Ok(SpillFile { path, writer: std::io::BufWriter::new(file) })
+    }
+
+    fn append(&mut self, batch: &[NewMessage]) -> Result<()> {
+        use std::io::Write;
+        for message in batch {
+            // A message is plain data with string keys: serialising it cannot fail.
+            let line = serde_json::to_string(message).expect("messages serialise");
+            writeln!(self.writer, "{line}")
+                .map_err(Error::io(format!("writing the spill file {}", self.path.display())))?;
+        }
+        Ok(())
+    }
+
+    fn into_reader(mut self) -> Result<SpillReader> {
+        use std::io::{Seek, Write};
+        let what = format!("reading back the spill file {}", self.path.display());
+        self.writer.flush().map_err(Error::io(what.clone()))?;
+        let mut file = self.writer.get_ref().try_clone().map_err(Error::io(what.clone()))?;
+        file.rewind().map_err(Error::io(what))?;
+        Ok(SpillReader { lines: std::io::BufReader::new(file).lines(), _file: self })
+    }
+}
+
+impl Drop for SpillFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+struct SpillReader {
+    lines: std::io::Lines<std::io::BufReader<std::fs::File>>,
+    _file: SpillFile,
+}
+
+/// The kept messages as the store pulls them, inside its short transaction.
+struct Kept {
+    memory: std::vec::IntoIter<Vec<NewMessage>>,
+    file: Option<SpillReader>,
+    errors: Vec<LineError>,
+}
+
+impl MessageSource for Kept {
+    fn next_batch(&mut self) -> Result<Option<Vec<NewMessage>>> {
+        if let Some(batch) = self.memory.next() {
+            return Ok(Some(batch));
+        }
+        let Some(file) = &mut self.file else { return Ok(None) };
+        let mut batch = Vec::with_capacity(BATCH_SIZE);
+        for line in file.lines.by_ref().take(BATCH_SIZE) {
+            let line = line.map_err(Error::io("reading the spill file"))?;
+            let message = serde_json::from_str(&line)
+                .map_err(|e| Error::Corrupt(format!("the spill file: {e}")))?;
+            batch.push(message);
+        }
+        Ok((!batch.is_empty()).then_some(batch))
+    }
+
+    fn reject(&mut self, line: usize, reason: String) {
+        self.errors.push(LineError { line, reason });
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if self.errors.is_empty() {
+            return Ok(());
+        }
+        let mut errors = std::mem::take(&mut self.errors);
+        errors.sort_by_key(|e| e.line);
+        Err(Error::IngestRejected(errors))
+    }
 }
 
 /// One input line as written; every field optional so a missing one can be named.
@@ -126,7 +257,9 @@ impl<R: BufRead> JsonLines<R> {
     }
 }
 
-impl<R: BufRead + Send> MessageSource for JsonLines<R> {
+impl<R: BufRead> JsonLines<R> {
+    /// The next batch of valid lines; once a line is bad, later good ones are
+    /// only checked, so that every bad line is reported.
     fn next_batch(&mut self) -> Result<Option<Vec<NewMessage>>> {
         let mut batch = Vec::with_capacity(BATCH_SIZE);
         while batch.len() < BATCH_SIZE && self.read_line()? {
@@ -143,10 +276,7 @@ impl<R: BufRead + Send> MessageSource for JsonLines<R> {
         Ok((!batch.is_empty()).then_some(batch))
     }
 
-    fn reject(&mut self, line: usize, reason: String) {
-        self.errors.push(LineError { line, reason });
-    }
-
+    /// Every bad line, or nothing when the whole input was good.
     fn finish(&mut self) -> Result<()> {
         if self.errors.is_empty() {
             return Ok(());
@@ -251,6 +381,27 @@ mod tests {
     }
 
     const GOOD: &str = r#"{"user_id":"u1","conversation_id":"c1","message_id":"m1","role":"user","content":"以后先说结果","created_at":"2026-11-20T09:00:00+08:00","scopes":["project:A"],"extra":1}"#;
+
+    #[test]
+    fn a_large_input_spills_to_a_file_and_comes_back_in_order() {
+        let messages: Vec<NewMessage> = (0..10)
+            .map(|i| check(&GOOD.replace("\"m1\"", &format!("\"m{i}\""))).unwrap())
+            .collect();
+        let mut spill = Spill::new(40);
+        for pair in messages.chunks(2) {
+            spill.keep(pair.to_vec()).unwrap();
+        }
+        let path = spill.file.as_ref().expect("past the limit, a file").path.clone();
+        assert!(path.exists());
+        let mut kept = spill.into_source().unwrap();
+        let mut back = Vec::new();
+        while let Some(batch) = kept.next_batch().unwrap() {
+            back.extend(batch);
+        }
+        assert_eq!(back, messages);
+        drop(kept);
+        assert!(!path.exists(), "the spill file is removed");
+    }
 
     #[test]
     fn a_good_line_becomes_a_message_in_utc() {

@@ -9,6 +9,7 @@ fn main() -> ExitCode {
     match try_main(cli) {
         Ok(Finished::Done) => ExitCode::SUCCESS,
         Ok(Finished::PartlyFailed) => ExitCode::from(3),
+        Ok(Finished::Interrupted) => ExitCode::from(130),
         Err(error) => {
             eprintln!("dreamd: {error}");
             let code =

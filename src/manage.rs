@@ -627,7 +627,12 @@ pub fn apply_suggestion(
         }
         SuggestionOp::Retire => after.status = Status::Retired,
         SuggestionOp::Enable => after.status = Status::Active,
-        SuggestionOp::Create => unreachable!("create suggestions have no target"),
+        SuggestionOp::Create => {
+            return Err(Error::Corrupt(format!(
+                "suggestion {} creates a memory and has no target to change",
+                s.suggestion_id
+            )));
+        }
     }
     after.version += 1;
     after.updated_at = now;

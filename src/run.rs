@@ -279,6 +279,7 @@ pub async fn run_once<S: Store>(
                 started_at: summary.started_at,
                 finished_at: summary.finished_at,
                 dry_run,
+                // A summary is plain data with string keys: serialising it cannot fail.
                 summary: serde_json::to_value(&summary).expect("summaries serialise"),
             })
             .await?;
@@ -412,18 +413,16 @@ async fn with_claims_renewed<S: Store, T>(
     };
     let ttl = config.selection.claim_ttl;
     let every = ttl.to_std().unwrap_or_default().div_f64(3.0).max(Duration::from_secs(1));
-    let renew = async {
-        loop {
-            tokio::time::sleep(every).await;
-            let until = clock() + ttl;
-            if let Err(e) = store.renew_claims(owner, until).await {
-                tracing::warn!(error = %e, "could not renew claims");
+    tokio::pin!(work);
+    loop {
+        tokio::select! {
+            result = &mut work => return result,
+            _ = tokio::time::sleep(every) => {
+                if let Err(e) = store.renew_claims(owner, clock() + ttl).await {
+                    tracing::warn!(error = %e, "could not renew claims");
+                }
             }
         }
-    };
-    tokio::select! {
-        result = work => result,
-        _ = renew => unreachable!("claim renewal never ends"),
     }
 }
 

@@ -76,6 +76,8 @@ pub fn mask_url_password(url: &str) -> String {
     }
 }
 
+// The two patterns below are constants, compiled by this module's unit tests.
+
 /// Words that make a request one-off ("this time…"), unless they start a
 /// lasting change ("从这次开始", "from this time on").
 static ONE_OFF_MARKER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {

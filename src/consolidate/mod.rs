@@ -221,6 +221,7 @@ impl<S: Store> StageTwo<'_, S> {
         let mut used = u64::MAX;
         for group in groups {
             let part = group_request(state, group, oldest, policy.max_slips_per_group);
+            // A request is plain data with string keys: serialising it cannot fail.
             let cost = estimate_tokens(&serde_json::to_string(&part).expect("requests serialise"));
             match requests.last_mut() {
                 Some(last) if used.saturating_add(cost) <= budget => {

@@ -350,7 +350,7 @@ fn create(
     if let Some(active) = state.equal_memory(&group, &content, Status::Active).cloned() {
         return confirm_memory(state, rules, d, &active, evidence);
     }
-    let policy = &rules.kinds[&group.0];
+    let policy = rules.kind(group.0);
     if !policy.auto {
         return suggest(
             state,
@@ -475,7 +475,7 @@ fn update(
     after.content = Some(content);
     after.version += 1;
     after.updated_at = state.now;
-    after.expires_at = expiry(&rules.kinds[&memory.kind], &evidence);
+    after.expires_at = expiry(rules.kind(memory.kind), &evidence);
     change(
         state,
         d,
@@ -531,7 +531,7 @@ fn confirm_memory(
     let mut after = memory.clone();
     after.version += 1;
     after.updated_at = state.now;
-    after.expires_at = expiry(&rules.kinds[&memory.kind], &all);
+    after.expires_at = expiry(rules.kind(memory.kind), &all);
     change(
         state,
         d,

@@ -284,6 +284,7 @@ fn has_digitish(c: &Captures) -> bool {
 }
 
 fn is_not_a_price(words: &str, c: &Captures) -> bool {
+    // Group 0 is the whole match: every capture has it.
     let m = c.get(0).expect("group 0");
     mentions(clause_of(words, m.start(), m.end()), NOT_A_PRICE)
 }
@@ -324,6 +325,7 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
 fn has_stock(words: &str) -> bool {
     STOCK.iter().any(|r| {
         r.captures_iter(words).any(|c| {
+            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let after = c.name("after").map_or("", |m| m.as_str());
             let clause = clause_of(words, m.start(), m.end());
@@ -352,6 +354,7 @@ fn has_stock(words: &str) -> bool {
 fn has_status(words: &str) -> bool {
     STATUSES.iter().any(|r| {
         r.captures_iter(words).any(|c| {
+            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let clause = clause_of(words, m.start(), m.end());
             let after = c.name("after").map_or("", |m| m.as_str());

@@ -353,6 +353,7 @@ const NOT_A_CLAIM_EN: &[&str] = &[
 pub(crate) fn has_claim(words: &str) -> bool {
     CLAIMS.iter().any(|r| {
         r.captures_iter(words).any(|c| {
+            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let clause = clause_around(words, m.start());
             let gap = c.name("gap").map_or("", |g| g.as_str());

@@ -204,7 +204,9 @@ impl OpenAiClient {
         kind: &CallKind<'_>,
         request: &Q,
     ) -> CallReport<A> {
+        // The semaphore lives as long as the client and is never closed.
         let _permit = self.permits.acquire().await.expect("the semaphore is never closed");
+        // A request is plain data with string keys: serialising it cannot fail.
         let user = serde_json::to_string(request).expect("requests serialise");
         let mut report = CallReport {
             outcome: Err(LlmError::Timeout),

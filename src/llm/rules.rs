@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 fn re(pattern: &str) -> Regex {
+    // The patterns are constants, compiled by every unit test of this module.
     Regex::new(pattern).expect("rule patterns are valid")
 }
 

@@ -235,6 +235,7 @@ impl<S: Store> Tools<S> {
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
+    // Records are plain data with string keys: serialising them cannot fail.
     serde_json::to_value(value).expect("records serialise to JSON")
 }
 

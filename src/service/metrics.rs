@@ -30,7 +30,7 @@ struct Totals {
 impl Metrics {
     /// Adds a finished run's counts.
     pub fn record(&self, s: &RunSummary) {
-        let mut t = self.inner.lock().expect("metrics lock");
+        let mut t = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         t.runs += 1;
         t.runs_partly_failed += u64::from(s.partly_failed());
         let mut add = |name: &'static str, label: &str, n: u64| {
@@ -76,12 +76,12 @@ impl Metrics {
 
     /// A run that could not run at all (database unreachable…).
     pub fn record_error(&self) {
-        self.inner.lock().expect("metrics lock").run_errors += 1;
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).run_errors += 1;
     }
 
     /// The text exposition format.
     pub fn render(&self) -> String {
-        let t = self.inner.lock().expect("metrics lock");
+        let t = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut out = String::new();
         let _ = writeln!(out, "# TYPE dreamd_runs_total counter\ndreamd_runs_total {}", t.runs);
         let _ = writeln!(
@@ -120,11 +120,24 @@ impl Metrics {
     }
 }
 
-/// Serves `GET /metrics` on `listener` until the task is dropped.
+/// Serves `GET /metrics` on `listener` until the task is aborted. An accept
+/// error (out of file descriptors, say) waits before the next try, doubling
+/// up to a second, so it never spins.
 pub async fn serve(listener: TcpListener, metrics: std::sync::Arc<Metrics>) {
+    const MAX_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
+    let mut pause = std::time::Duration::from_millis(10);
     loop {
-        let Ok((mut socket, _)) = listener.accept().await else {
-            continue;
+        let mut socket = match listener.accept().await {
+            Ok((socket, _)) => {
+                pause = std::time::Duration::from_millis(10);
+                socket
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, pause_ms = pause.as_millis() as u64, "metrics endpoint cannot accept; pausing");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(MAX_PAUSE);
+                continue;
+            }
         };
         let metrics = metrics.clone();
         tokio::spawn(async move {

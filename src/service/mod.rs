@@ -25,15 +25,27 @@ use tokio::sync::mpsc;
 use tokio_cron_scheduler::{Job, JobScheduler};
 use tokio_util::sync::CancellationToken;
 
+/// How the service stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The run in flight finished, or was abandoned after the shutdown bound.
+    Gracefully,
+    /// `force` completed first: the run in flight was dropped (its
+    /// transactions rolled back, its claims expire by themselves).
+    AtOnce,
+}
+
 /// Runs on the configured schedule until `shutdown` completes, then stops
 /// taking work, lets the run in flight finish for up to
-/// `schedule.shutdown_timeout_secs`, and abandons it cleanly after that.
+/// `schedule.shutdown_timeout_secs`, and abandons it cleanly after that;
+/// `force` (a second signal) stops at once.
 pub async fn run<S: Store>(
     store: &S,
     config: &Config,
     provider: &Provider,
     shutdown: impl Future<Output = ()>,
-) -> Result<()> {
+    force: impl Future<Output = ()>,
+) -> Result<Stopped> {
     let metrics = Arc::new(Metrics::default());
     let _metrics_server = start_metrics(config, metrics.clone()).await?;
     let (ticks, mut next_run) = mpsc::channel::<()>(1);
@@ -59,33 +71,43 @@ pub async fn run<S: Store>(
     }
     let cancel = CancellationToken::new();
     tokio::pin!(shutdown);
-    loop {
+    tokio::pin!(force);
+    let stopped = loop {
         tokio::select! {
-            _ = &mut shutdown => break,
+            _ = &mut shutdown => break Stopped::Gracefully,
             Some(()) = next_run.recv() => {
                 running.store(true, Ordering::SeqCst);
-                let finished = one_run(store, config, provider, &cancel, &mut shutdown, &metrics).await;
+                let stops = Stops { shutdown: &mut shutdown, force: &mut force };
+                let finished = one_run(store, config, provider, &cancel, stops, &metrics).await;
                 running.store(false, Ordering::SeqCst);
-                if finished == Finished::Stopped {
-                    break;
+                match finished {
+                    Finished::Completed => idle_status(&scheduler).await,
+                    Finished::Stopped(stopped) => break stopped,
                 }
-                idle_status(&scheduler).await;
             }
         }
-    }
+    };
     notify::stopping();
-    if let Err(e) = scheduler.shutdown().await {
+    if stopped == Stopped::Gracefully
+        && let Err(e) = scheduler.shutdown().await
+    {
         tracing::warn!(error = %e, "the scheduler did not stop cleanly");
     }
-    tracing::info!("dreamd stopped");
-    Ok(())
+    tracing::info!(at_once = stopped == Stopped::AtOnce, "dreamd stopped");
+    Ok(stopped)
 }
 
 #[derive(Debug, PartialEq, Eq)]
 enum Finished {
     Completed,
     /// Shutdown came during the run; the service stops after it.
-    Stopped,
+    Stopped(Stopped),
+}
+
+/// What may end a run early: the first and the second stop signal.
+struct Stops<'a, A, B> {
+    shutdown: &'a mut A,
+    force: &'a mut B,
 }
 
 /// One run, racing the shutdown signal: on shutdown the run takes no new
@@ -95,7 +117,7 @@ async fn one_run<S: Store>(
     config: &Config,
     provider: &Provider,
     cancel: &CancellationToken,
-    shutdown: &mut (impl Future<Output = ()> + Unpin),
+    stops: Stops<'_, impl Future<Output = ()> + Unpin, impl Future<Output = ()> + Unpin>,
     metrics: &Metrics,
 ) -> Finished {
     let run_id = new_id();
@@ -118,16 +140,20 @@ async fn one_run<S: Store>(
             report(result, metrics);
             Finished::Completed
         }
-        _ = shutdown => {
+        _ = stops.shutdown => {
             tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
             notify::stopping();
             cancel.cancel();
             let bound = config.schedule.shutdown_timeout;
-            match tokio::time::timeout(bound, &mut run).await {
-                Ok(result) => report(result, metrics),
-                Err(_) => abandon(store, &run_id, bound).await,
+            tokio::select! {
+                biased;
+                _ = stops.force => return Finished::Stopped(Stopped::AtOnce),
+                finished = tokio::time::timeout(bound, &mut run) => match finished {
+                    Ok(result) => report(result, metrics),
+                    Err(_) => abandon(store, &run_id, bound).await,
+                },
             }
-            Finished::Stopped
+            Finished::Stopped(Stopped::Gracefully)
         }
     }
 }
@@ -180,10 +206,16 @@ async fn start_scheduler(
     Ok((scheduler, job_id))
 }
 
-async fn start_metrics(
-    config: &Config,
-    metrics: Arc<Metrics>,
-) -> Result<Option<tokio::task::JoinHandle<()>>> {
+/// The metrics endpoint's task, stopped when the service stops.
+struct MetricsServer(tokio::task::JoinHandle<()>);
+
+impl Drop for MetricsServer {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+async fn start_metrics(config: &Config, metrics: Arc<Metrics>) -> Result<Option<MetricsServer>> {
     let Some(listen) = config.metrics_listen else {
         return Ok(None);
     };
@@ -191,5 +223,5 @@ async fn start_metrics(
         .await
         .map_err(Error::io(format!("metrics.listen: cannot listen on {listen}")))?;
     tracing::info!(address = %listen, "metrics endpoint listening");
-    Ok(Some(tokio::spawn(metrics::serve(listener, metrics))))
+    Ok(Some(MetricsServer(tokio::spawn(metrics::serve(listener, metrics)))))
 }

@@ -1,27 +1,55 @@
-//! SIGTERM and SIGINT: the first asks for a graceful stop, a second one
-//! exits at once (transactions in flight roll back; nothing is half-written).
+//! SIGTERM and SIGINT: the first asks for a graceful stop, a second one for an
+//! immediate one (transactions in flight roll back; nothing is half-written).
+//! The service returns which it was; `main` chooses the exit code.
 
 use std::future::Future;
 use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::watch;
 
-/// Registers the handlers now, so a signal that arrives during start-up is
-/// not lost, and returns the future that completes on the first one.
-pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()>> {
-    let mut terminate = signal(SignalKind::terminate())?;
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    Ok(async move {
-        let name = tokio::select! {
-            _ = terminate.recv() => "SIGTERM",
-            _ = interrupt.recv() => "SIGINT",
-        };
-        tracing::info!(signal = name, "stop requested; send it again to exit at once");
+/// The stop signals received so far.
+pub struct StopSignals {
+    count: watch::Receiver<u32>,
+}
+
+impl StopSignals {
+    /// Registers the handlers now, so a signal that arrives during start-up is
+    /// not lost, and counts them from then on.
+    pub fn listen() -> std::io::Result<StopSignals> {
+        let mut terminate = signal(SignalKind::terminate())?;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let (counter, count) = watch::channel(0u32);
         tokio::spawn(async move {
-            tokio::select! {
-                _ = terminate.recv() => {}
-                _ = interrupt.recv() => {}
+            loop {
+                let name = tokio::select! {
+                    _ = terminate.recv() => "SIGTERM",
+                    _ = interrupt.recv() => "SIGINT",
+                };
+                counter.send_modify(|n| *n += 1);
+                match *counter.borrow() {
+                    1 => tracing::info!(
+                        signal = name,
+                        "stop requested; send it again to exit at once"
+                    ),
+                    _ => tracing::warn!(signal = name, "second stop signal: exiting at once"),
+                }
             }
-            tracing::warn!("second stop signal: exiting at once");
-            std::process::exit(130);
         });
-    })
+        Ok(StopSignals { count })
+    }
+
+    /// Completes on the first signal.
+    pub fn first(&self) -> impl Future<Output = ()> + use<> {
+        Self::at_least(self.count.clone(), 1)
+    }
+
+    /// Completes on the second signal.
+    pub fn second(&self) -> impl Future<Output = ()> + use<> {
+        Self::at_least(self.count.clone(), 2)
+    }
+
+    async fn at_least(mut count: watch::Receiver<u32>, n: u32) {
+        if count.wait_for(|c| *c >= n).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
 }

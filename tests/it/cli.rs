@@ -349,3 +349,51 @@ fn terminology_and_query_defaults_cannot_be_learned_alone() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("policy.kinds.terminology.auto"), "{}", run.stderr);
 }
+
+#[test]
+fn a_slow_ingest_does_not_hold_the_database_while_it_reads() {
+    use std::io::Write;
+    let d = Dreamd::sqlite();
+    d.json(&["status"]);
+    let mut ingest = d
+        .command(&["ingest", "-", "--format", "json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = ingest.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        line("jay", "c1", "m1", "user", "在做燕麦饮项目", "2026-11-20T09:00:00Z")
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let started = std::time::Instant::now();
+    let set = d.run(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "background",
+        "--scope",
+        "global",
+        "质检部",
+    ]);
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "a write waited for the ingest still reading its input: {:?}",
+        started.elapsed()
+    );
+    writeln!(stdin, "{}", line("jay", "c1", "m2", "user", "还在做", "2026-11-20T09:01:00Z"))
+        .unwrap();
+    drop(stdin);
+    let output = ingest.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(d.json(&["slips", "list", "--user", "jay"]).as_array().map(Vec::len), Some(0));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((summary["lines"].as_u64(), summary["messages_new"].as_u64()), (Some(2), Some(2)));
+}

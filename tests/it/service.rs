@@ -45,11 +45,17 @@ impl std::ops::DerefMut for Daemon {
 }
 
 fn daemon(d: &Dreamd, log: &str) -> Daemon {
+    daemon_with(d, log, &[])
+}
+
+/// A daemon with extra environment on top of `d`'s.
+fn daemon_with(d: &Dreamd, log: &str, env: &[(&str, &str)]) -> Daemon {
     let log = std::fs::File::create(d.path(log)).unwrap();
     Daemon(
         d.command(&["--format", "json"])
             .env("DREAMD_SCHEDULE__CRON", "* * * * * *")
             .env("DREAMD_LOG__LEVEL", "info")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -201,16 +207,24 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
         "claims released"
     );
 
-    let mut child = daemon(&d, "second.log");
+    // A shutdown bound far longer than the test: only the second signal can end it soon.
+    let long_bound = [("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "600")];
+    let mut child = daemon_with(&d, "second.log", &long_bound);
     wait_until("a second start", Duration::from_secs(20), async || {
         requests_per_conversation(&server).await.values().sum::<usize>() > 3
     })
     .await;
     signal(&child, "TERM");
+    wait_until("the first signal heard", Duration::from_secs(20), async || {
+        std::fs::read_to_string(d.path("second.log"))
+            .unwrap_or_default()
+            .contains("shutdown requested")
+    })
+    .await;
     signal(&child, "TERM");
-    let (code, took) = exit_within(&mut child, Duration::from_secs(5));
+    let (code, took) = exit_within(&mut child, Duration::from_secs(20));
     assert_eq!(code, 130, "a second signal exits at once");
-    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert!(took < Duration::from_secs(10), "not the 600 s bound: {took:?}");
     assert_eq!(slip_count(&d), 0);
 
     // The killed process could not release its claims; they expire after claim_ttl_secs.
