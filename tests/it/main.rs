@@ -15,3 +15,4 @@ mod stage_one;
 mod stage_two;
 mod store;
 mod trust;
+mod upgrade;
