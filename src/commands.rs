@@ -11,7 +11,8 @@ use crate::ingest::ingest;
 use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
-use crate::store::{PgStore, SqliteStore, Store, Window};
+use crate::select::Window;
+use crate::store::{PgStore, SqliteStore, Store};
 use std::io::BufReader;
 
 /// How a command ended when it did not fail outright.

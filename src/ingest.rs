@@ -170,12 +170,7 @@ impl MessageSource for Kept {
     }
 
     fn finish(&mut self) -> Result<()> {
-        if self.errors.is_empty() {
-            return Ok(());
-        }
-        let mut errors = std::mem::take(&mut self.errors);
-        errors.sort_by_key(|e| e.line);
-        Err(Error::IngestRejected(errors))
+        rejected(std::mem::take(&mut self.errors))
     }
 }
 
@@ -278,13 +273,17 @@ impl<R: BufRead> JsonLines<R> {
 
     /// Every bad line, or nothing when the whole input was good.
     fn finish(&mut self) -> Result<()> {
-        if self.errors.is_empty() {
-            return Ok(());
-        }
-        let mut errors = std::mem::take(&mut self.errors);
-        errors.sort_by_key(|e| e.line);
-        Err(Error::IngestRejected(errors))
+        rejected(std::mem::take(&mut self.errors))
     }
+}
+
+/// The whole input refused, every bad line named in order; `Ok` when none.
+fn rejected(mut errors: Vec<LineError>) -> Result<()> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    errors.sort_by_key(|e| e.line);
+    Err(Error::IngestRejected(errors))
 }
 
 /// Turns a parse failure into a reason that names the field when it can.

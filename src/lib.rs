@@ -37,6 +37,7 @@ pub mod mcp;
 pub mod output;
 pub mod prompts;
 pub mod run;
+pub mod select;
 pub mod service;
 pub mod step;
 pub mod store;

@@ -8,8 +8,9 @@ use crate::error::Result;
 use crate::extract::{Outcome, StageOne};
 use crate::llm::Provider;
 use crate::manage;
+use crate::select::{Candidate, Window};
 use crate::step::Ending;
-use crate::store::{Candidate, RunRecord, Store, Window};
+use crate::store::{RunRecord, Store};
 use futures::StreamExt;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -162,19 +163,6 @@ impl RunSummary {
         self.llm.completion_tokens += outcome.usage.completion_tokens;
         if let Some(slips) = &mut self.would_write {
             slips.extend(outcome.kept);
-        }
-    }
-}
-
-impl Window {
-    /// The selection window at `now` under the configured numbers.
-    pub fn at(now: Time, config: &Config) -> Window {
-        let s = &config.selection;
-        Window {
-            now,
-            idle_cutoff: now - s.idle,
-            lookback_cutoff: now - s.lookback,
-            limit: s.max_conversations_per_run,
         }
     }
 }

@@ -12,8 +12,9 @@ use crate::config::Config;
 use crate::domain::{DropReason, Slip, Time};
 use crate::error::Error;
 use crate::llm::{Provider, StageOneRequest, Usage};
+use crate::select::{Candidate, Window};
 use crate::step::{Ending, StepFailure};
-use crate::store::{Candidate, Store, Window};
+use crate::store::Store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What happened to one conversation.

@@ -15,10 +15,10 @@ use crate::store::rows::{
     SuggestionRow, TombstoneRow, parse,
 };
 use crate::store::time::DbTime;
+use crate::select::{Candidate, ConversationMessages, Window};
 use crate::store::{
-    Backlog, Candidate, ConversationMessages, Counts, FailedRange, FailedUser, IngestWritten,
-    MessageSource, RunRecord, Store, Window, changed_since_read, lost_claim, stale_memory,
-    stale_suggestion,
+    Backlog, Counts, FailedRange, FailedUser, IngestWritten, MessageSource, RunRecord, Store,
+    changed_since_read, lost_claim, stale_memory, stale_suggestion,
 };
 use sqlx::types::Json;
 use sqlx::{AssertSqlSafe, QueryBuilder};

@@ -16,10 +16,10 @@ pub use sqlite::SqliteStore;
 pub use time::sqlite_text;
 
 use crate::domain::{
-    Event, Evidence, Load, Memory, NewMessage, Slip, StoredMessage, Suggestion, Time, Tombstone,
-    Write,
+    Event, Evidence, Load, Memory, NewMessage, Slip, Suggestion, Time, Tombstone, Write,
 };
 use crate::error::Result;
+use crate::select::{Candidate, ConversationMessages, Window};
 
 /// Messages in batches, pulled by [`Store::ingest`] inside its transaction.
 pub trait MessageSource {
@@ -35,37 +35,6 @@ pub trait MessageSource {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct IngestWritten {
     pub messages_new: u64,
-}
-
-/// Which conversations a run may take (spec §4), as absolute times.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Window {
-    pub now: Time,
-    /// A conversation is idle when its newest message is at or before this.
-    pub idle_cutoff: Time,
-    /// Unprocessed messages created before this are skipped, never extracted.
-    pub lookback_cutoff: Time,
-    pub limit: u32,
-}
-
-/// A conversation a run took (or, in a dry run, would take).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    pub conversation_id: String,
-    pub user_id: String,
-    pub watermark_seq: i64,
-    pub last_seq: i64,
-    pub last_message_at: Time,
-    pub scopes: Vec<String>,
-}
-
-/// A conversation's messages as stage one needs them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ConversationMessages {
-    /// Up to the requested number of messages at or below the watermark, oldest first.
-    pub before: Vec<StoredMessage>,
-    /// Every message above the watermark, in arrival order.
-    pub unprocessed: Vec<StoredMessage>,
 }
 
 /// A range of messages given up after `selection.max_attempts` failures.

@@ -99,7 +99,7 @@ async fn ingest_keeps_conversations_current_for_selection<S: RawSql>(store: &S) 
     let scoped = r#"{"user_id":"u1","conversation_id":"c1","message_id":"s","role":"user","content":"x","created_at":"2026-11-20T13:00:00Z","scopes":["project:A","domain:standard"]}"#;
     ingest_text(store, scoped).await.unwrap();
     let t = |s: &str| s.parse::<dreamd::domain::Time>().unwrap();
-    let window = dreamd::store::Window {
+    let window = dreamd::select::Window {
         now: t("2026-11-29T12:00:00Z"),
         idle_cutoff: t("2026-11-29T06:00:00Z"),
         lookback_cutoff: t("2026-11-01T00:00:00Z"),
