@@ -128,10 +128,14 @@ impl<S: Store> StageOne<'_, S> {
             self.commit(c, progress.watermark, chunk.end_seq, slips, outcome).await?;
             progress.watermark = chunk.end_seq;
         }
-        if progress.watermark < plan.end_seq {
-            progress.working_to = plan.end_seq;
-            self.commit(c, progress.watermark, plan.end_seq, Vec::new(), outcome).await?;
-            progress.watermark = plan.end_seq;
+        // Every number up to the claimed `last_seq` is committed or a gap (a
+        // duplicate numbered and then skipped), never a message in flight:
+        // the watermark may pass it, so the conversation is not taken again.
+        let end_seq = plan.end_seq.max(c.last_seq);
+        if progress.watermark < end_seq {
+            progress.working_to = end_seq;
+            self.commit(c, progress.watermark, end_seq, Vec::new(), outcome).await?;
+            progress.watermark = end_seq;
         }
         Ok(())
     }

@@ -10,6 +10,7 @@ mod fake_model;
 mod helpers;
 mod mcp;
 mod never_store;
+mod scale;
 mod service;
 mod stage_one;
 mod stage_two;
