@@ -209,24 +209,25 @@ pub async fn run_once<S: Store>(
             now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default(),
         )
     };
-    let ttl = config.selection.claim_ttl;
     let window = Window::at(now, config);
     let mut summary = RunSummary::new(run_id.clone(), now, dry_run);
 
     summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
     let owner = (!dry_run).then_some(run_id.as_str());
-    let candidates = store.select_conversations(&window, owner.map(|o| (o, now + ttl))).await?;
     let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window };
     let outcomes = with_claims_renewed(
         store,
         owner,
         config,
         &clock,
-        extract_all(&stage_one, &candidates, config, &clock, &cancel, progress),
+        extract_all(&stage_one, config, &clock, &cancel, progress),
     )
-    .await;
+    .await?;
     for outcome in outcomes {
         summary.add(outcome);
+    }
+    if let Some(owner) = owner {
+        store.release_claims(owner).await?;
     }
     let stage_two = StageTwo { store, provider, config, run_id: &run_id, owner };
     let users = store.users_with_new_slips(config.selection.max_attempts).await?;
@@ -308,56 +309,121 @@ pub async fn run_once<S: Store>(
     Ok(summary)
 }
 
-/// Stage one over every candidate, `llm.concurrency` at a time, until the
-/// run's token budget is spent; the rest are released for the next run.
+/// How many conversations a replica claims ahead per slot of `llm.concurrency`:
+/// enough that a slot never waits for a claim, few enough that replicas share
+/// the backlog instead of one taking it all.
+const CLAIM_AHEAD_PER_SLOT: usize = 2;
+
+/// Stage one, `llm.concurrency` conversations at a time, claimed in small
+/// batches as slots free up, until the backlog, `max_conversations_per_run`,
+/// the run's token budget or a stop request ends it. Conversations already
+/// claimed when the budget runs out or a stop comes are released for the
+/// next run.
 async fn extract_all<S: Store>(
     stage_one: &StageOne<'_, S>,
-    candidates: &[Candidate],
     config: &Config,
     clock: &(impl Fn() -> Time + Sync),
     cancel: &CancellationToken,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
-) -> Vec<Outcome> {
+) -> Result<Vec<Outcome>> {
     let budget = config.llm.max_tokens_per_run;
     let spent = AtomicU64::new(0);
     let finished = AtomicUsize::new(0);
-    futures::stream::iter(candidates)
+    let claimed = AtomicUsize::new(0);
+    let stopped = || cancel.is_cancelled() || spent.load(Ordering::Relaxed) >= budget;
+    let claims =
+        Claims { stage_one, clock, claimed: &claimed, queue: Default::default(), done: false };
+    let outcomes: Vec<Result<Option<Outcome>>> = claims
+        .stream(config, &stopped)
         .map(|candidate| {
-            let (spent, finished) = (&spent, &finished);
-            let span = tracing::info_span!(
-                "conversation",
-                conversation_id = %candidate.conversation_id,
-                user_id = %candidate.user_id
-            );
+            let (spent, finished, claimed) = (&spent, &finished, &claimed);
             async move {
-                let stopping = cancel.is_cancelled();
-                if stopping || spent.load(Ordering::Relaxed) >= budget {
-                    if let Some(owner) = stage_one.owner
-                        && let Err(e) = stage_one.store.release_claim(&candidate.conversation_id, owner).await
-                    {
-                        tracing::warn!(error = %e, "could not release the claim; it expires by itself");
-                    }
-                    let why = if stopping { "shutting down" } else { "token budget of this run spent" };
-                    tracing::info!(reason = why, "conversation left for the next run");
-                    return None;
-                }
-                let outcome = stage_one.conversation(candidate, clock()).await;
-                spent.fetch_add(
-                    outcome.usage.prompt_tokens + outcome.usage.completion_tokens,
-                    Ordering::Relaxed,
+                let candidate = candidate?;
+                let span = tracing::info_span!(
+                    "conversation",
+                    conversation_id = %candidate.conversation_id,
+                    user_id = %candidate.user_id
                 );
-                let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                if let Some(report) = progress {
-                    report(done, candidates.len());
+                async move {
+                    if stopped() {
+                        leave_for_next_run(stage_one, &candidate, cancel.is_cancelled()).await;
+                        return Ok(None);
+                    }
+                    let outcome = stage_one.conversation(&candidate, clock()).await;
+                    let cost = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
+                    spent.fetch_add(cost, Ordering::Relaxed);
+                    let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Some(report) = progress {
+                        report(done, claimed.load(Ordering::Relaxed));
+                    }
+                    Ok(Some(outcome))
                 }
-                Some(outcome)
+                .instrument(span)
+                .await
             }
-            .instrument(span)
         })
         .buffer_unordered(config.llm.concurrency)
-        .filter_map(|o| async move { o })
         .collect()
-        .await
+        .await;
+    outcomes.into_iter().filter_map(Result::transpose).collect()
+}
+
+/// Releases a claimed conversation the run will not work on.
+async fn leave_for_next_run<S: Store>(stage_one: &StageOne<'_, S>, c: &Candidate, stopping: bool) {
+    if let Some(owner) = stage_one.owner
+        && let Err(e) = stage_one.store.release_claim(&c.conversation_id, owner).await
+    {
+        tracing::warn!(error = %e, "could not release the claim; it expires by itself");
+    }
+    let why = if stopping { "shutting down" } else { "token budget of this run spent" };
+    tracing::info!(reason = why, "conversation left for the next run");
+}
+
+/// The conversations a run takes, claimed a small batch at a time when the
+/// last batch has been handed out (a dry run peeks once and claims nothing).
+struct Claims<'a, S, C> {
+    stage_one: &'a StageOne<'a, S>,
+    clock: &'a C,
+    claimed: &'a AtomicUsize,
+    queue: std::collections::VecDeque<Candidate>,
+    done: bool,
+}
+
+impl<'a, S: Store, C: Fn() -> Time + Sync> Claims<'a, S, C> {
+    fn stream(
+        self,
+        config: &'a Config,
+        stopped: &'a (impl Fn() -> bool + Sync),
+    ) -> impl futures::Stream<Item = Result<Candidate>> + 'a {
+        let batch = config.llm.concurrency * CLAIM_AHEAD_PER_SLOT;
+        let ttl = config.selection.claim_ttl;
+        futures::stream::unfold(self, move |mut claims| async move {
+            if claims.queue.is_empty() && !claims.done && !stopped() {
+                if let Err(e) = claims.take(batch, ttl).await {
+                    claims.done = true;
+                    return Some((Err(e), claims));
+                }
+            }
+            let next = claims.queue.pop_front()?;
+            Some((Ok(next), claims))
+        })
+    }
+
+    /// Claims (or, in a dry run, peeks at) the next batch, oldest idle first.
+    async fn take(&mut self, batch: usize, ttl: chrono::Duration) -> Result<()> {
+        let window = self.stage_one.window;
+        let limit = window.limit as usize;
+        let taken = self.claimed.load(Ordering::Relaxed);
+        let owner = self.stage_one.owner;
+        let size = if owner.is_some() { batch.min(limit - taken) } else { limit };
+        let window = Window { limit: size as u32, ..window };
+        let claim = owner.map(|o| (o, (self.clock)() + ttl));
+        let candidates = self.stage_one.store.select_conversations(&window, claim).await?;
+        self.done = owner.is_none() || candidates.is_empty() || taken + candidates.len() >= limit;
+        self.claimed.fetch_add(candidates.len(), Ordering::Relaxed);
+        self.queue.extend(candidates);
+        Ok(())
+    }
 }
 
 /// Stage two for every user with new slips, `llm.concurrency` at a time.

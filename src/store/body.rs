@@ -696,7 +696,7 @@ impl Store for Backend {
         let what = format!("recording a failure of conversation {conversation_id}");
         let mut tx = self.write_tx("starting a transaction").await?;
         let count = sqlx::query_as::<_, (i64,)>(
-            "UPDATE conversations SET attempts = attempts + 1, claim_owner = NULL, claim_expires_at = NULL \
+            "UPDATE conversations SET attempts = attempts + 1 \
              WHERE conversation_id = $1 AND claim_owner = $2 AND watermark_seq = $3 RETURNING attempts",
         )
         .bind(conversation_id)

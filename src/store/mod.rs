@@ -157,9 +157,10 @@ pub trait Store: Send + Sync {
         slips: Vec<Slip>,
     ) -> Result<()>;
 
-    /// Counts a failed attempt at the range after `from_seq` up to `to_seq` and
-    /// releases the claim. At `max_attempts` the range is recorded as failed and
-    /// passed over; returns whether that happened.
+    /// Counts a failed attempt at the range after `from_seq` up to `to_seq`;
+    /// the claim stays until the run ends (`release_claims`), so the run does
+    /// not take the conversation again. At `max_attempts` the range is
+    /// recorded as failed and passed over; returns whether that happened.
     async fn record_failure(
         &self,
         conversation_id: &str,
