@@ -398,11 +398,13 @@ impl<'a, S: Store, C: Fn() -> Time + Sync> Claims<'a, S, C> {
         let batch = config.llm.concurrency * CLAIM_AHEAD_PER_SLOT;
         let ttl = config.selection.claim_ttl;
         futures::stream::unfold(self, move |mut claims| async move {
-            if claims.queue.is_empty() && !claims.done && !stopped() {
-                if let Err(e) = claims.take(batch, ttl).await {
-                    claims.done = true;
-                    return Some((Err(e), claims));
-                }
+            if claims.queue.is_empty()
+                && !claims.done
+                && !stopped()
+                && let Err(e) = claims.take(batch, ttl).await
+            {
+                claims.done = true;
+                return Some((Err(e), claims));
             }
             let next = claims.queue.pop_front()?;
             Some((Ok(next), claims))
