@@ -1,12 +1,14 @@
 //! Runs one parsed command against the configured store and prints its result.
 
 use crate::cli::{
-    Cli, Command, Format, LoadsCommand, MemoriesCommand, SlipsCommand, SuggestionsCommand,
-    UsersCommand,
+    Cli, Command, EvalArgs, Format, LoadsCommand, MemoriesCommand, SlipsCommand,
+    SuggestionsCommand, UsersCommand,
 };
 use crate::config::{Config, DatabaseUrl};
 use crate::domain::{Time, truncate_time};
 use crate::error::{Error, Result};
+use crate::eval::EvalOptions;
+use crate::eval::report::{Gates, Report};
 use crate::ingest::ingest;
 use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
@@ -22,6 +24,8 @@ pub enum Finished {
     Done,
     /// A run finished but some conversations or users failed (exit code 3).
     PartlyFailed,
+    /// `dreamd eval` finished but missed a gate (exit code 4).
+    GateMissed,
 }
 
 /// Executes the command line with the validated `config`.
@@ -38,6 +42,9 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
     if let Some(Command::Detect { text }) = &cli.command {
         detect(cli.format, &config.detector, text.as_deref())?;
         return Ok(Finished::Done);
+    }
+    if let Some(Command::Eval(args)) = &cli.command {
+        return eval(config, cli.format, args).await;
     }
     if cli.run_once && cli.command.is_some() {
         return Err(Error::Invalid(
@@ -161,11 +168,36 @@ async fn run_on<S: Store>(store: &S, cli: Cli, config: &Config, now: Time) -> Re
             };
             emit(format, &status, output::status);
         }
-        Command::Config { .. } | Command::Mcp | Command::Detect { .. } => {
+        Command::Config { .. } | Command::Mcp | Command::Detect { .. } | Command::Eval(_) => {
             unreachable!("handled before a store is opened")
         }
     }
     Ok(Finished::Done)
+}
+
+/// `dreamd eval`: scores the golden set in scratch databases (the configured
+/// one is never opened), prints the report, and names every gate missed.
+async fn eval(config: &Config, format: Format, args: &EvalArgs) -> Result<Finished> {
+    let options = EvalOptions {
+        golden: args.golden.clone(),
+        out: args.out.clone(),
+        gates: Gates {
+            min_precision: args.min_precision,
+            min_recall: args.min_recall,
+            max_leaks: args.max_leaks,
+        },
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let evaluation = crate::eval::evaluate(config, &options).await?;
+    emit(format, &evaluation.report, Report::table);
+    for gate in &evaluation.missed_gates {
+        eprintln!("dreamd: eval gate missed: {gate}");
+    }
+    Ok(if evaluation.missed_gates.is_empty() {
+        Finished::Done
+    } else {
+        Finished::GateMissed
+    })
 }
 
 /// What `dreamd detect` reports of one text: its category, never the text.

@@ -1,5 +1,5 @@
 use clap::Parser;
-use dreamd::cli::{Cli, Format};
+use dreamd::cli::{Cli, Command, Format};
 use dreamd::commands::Finished;
 use dreamd::config::{Config, LogFormat};
 use std::process::ExitCode;
@@ -9,6 +9,7 @@ fn main() -> ExitCode {
     match try_main(cli) {
         Ok(Finished::Done) => ExitCode::SUCCESS,
         Ok(Finished::PartlyFailed) => ExitCode::from(3),
+        Ok(Finished::GateMissed) => ExitCode::from(4),
         Err(error) => {
             eprintln!("dreamd: {error}");
             let code = error
@@ -25,7 +26,9 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let service = cli.command.is_none() && !cli.run_once;
     let json_logs =
         config.raw.log.format == LogFormat::Json || (service && cli.format == Format::Json);
-    init_logging(&config, json_logs);
+    // eval makes a run per case: its "run finished" lines would bury the report.
+    let quiet_runs = matches!(cli.command, Some(Command::Eval(_)));
+    init_logging(&config, json_logs, quiet_runs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -33,8 +36,13 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
 }
 
 /// Logs go to stderr (journald captures it); stdout is for command output only.
-fn init_logging(config: &Config, json: bool) {
+fn init_logging(config: &Config, json: bool, quiet_runs: bool) {
     let level = &config.raw.log.level;
+    let quiet_runs = if quiet_runs && !level.contains("dreamd::run") {
+        ",dreamd::run=warn"
+    } else {
+        ""
+    };
     let quiet_scheduler = if level.contains("tokio_cron_scheduler") {
         ""
     } else {
@@ -43,8 +51,9 @@ fn init_logging(config: &Config, json: bool) {
     // async-openai logs a body it cannot parse, and a server error's message,
     // in full: model text that must never reach a log (spec §10.21). dreamd
     // logs those failures itself, by category.
-    let filter =
-        tracing_subscriber::EnvFilter::new(format!("{level}{quiet_scheduler},async_openai=off"));
+    let filter = tracing_subscriber::EnvFilter::new(format!(
+        "{level}{quiet_scheduler}{quiet_runs},async_openai=off"
+    ));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

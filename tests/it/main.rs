@@ -5,6 +5,7 @@ mod answers;
 mod app;
 mod cli;
 mod config;
+mod eval;
 mod fake_model;
 mod helpers;
 mod mcp;
