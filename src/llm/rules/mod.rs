@@ -1,176 +1,232 @@
-//! The offline provider: deterministic patterns for what users state
-//! explicitly, in Chinese and English, so `dreamd --run-once` does real work
-//! with no model. Precision over recall: a sentence is kept only when a
-//! pattern for a lasting statement and a cue for its kind both match, and
-//! questions and one-off requests ("这次…", "this time…") never are. Its slips
-//! go through the same validation as a model's.
+//! The offline provider: deterministic grammar for what users state about
+//! themselves and their answers, in Chinese and English, so `dreamd
+//! --run-once` does real work with no model, and every slip it proposes can
+//! be explained by the pattern family that found it.
+//!
+//! A message is cut into sentences and clauses ([`segment`]); each sentence
+//! is asked, in order, whether it defines a term, sets a query default or
+//! states a lasting wish about answers, and each clause whether it states the
+//! user's work background or current focus ([`grammar`]); the scope comes
+//! from the words and the conversation ([`scope`]). Questions, one-off
+//! requests and requests about the answer at hand are not kept. Quotes are
+//! verbatim pieces of the message, and the slips go through the same
+//! validation as a model's.
+
+mod grammar;
+mod scope;
+mod segment;
 
 use crate::consolidate::policy::Proposal;
 use crate::domain::{Kind, Role, Status};
-use crate::extract::validate::has_one_off_marker;
 use crate::llm::{
-    ConsolidationAnswer, ConsolidationRequest, Item, ProposedSlip, SlipView, StageOneAnswer,
-    StageOneRequest,
+    ConsolidationAnswer, ConsolidationRequest, Item, MessageView, ProposedSlip, SlipView,
+    StageOneAnswer, StageOneRequest,
 };
 use crate::text;
-use regex::Regex;
+use scope::Place;
+use segment::{Sentence, Span};
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("rule patterns are valid")
-}
-
-static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"[。！？!?；;\n]+|\.(?:\s+|$)"));
-
-/// A lasting statement about how answers should look, and the cue that it is about answers.
-static PRESENTATION: LazyLock<[Regex; 2]> = LazyLock::new(|| {
-    [
-        re(
-            r"(?:以后|今后|往后|从现在开始|从今以后|每次|一律|始终|总是|我(?:习惯|希望|喜欢|更喜欢|偏好|倾向于?))",
-        ),
-        re(
-            r"(?i:\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bin\s+(?:the\s+)?future\b|\balways\b|\bevery\s+time\b|\bI\s+(?:prefer|like|want|would\s+like|'d\s+like)\b)",
-        ),
-    ]
-});
-static PRESENTATION_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"整理|格式|先说|先写|先给|结论|表格|流程卡|简洁|简短|详细|列出|列清|分点|步骤|回答|展示|排版|标注|条款|摘要|(?i:\banswers?\b|\bformat|\btables?\b|\bbullet|\blists?\b|\bsummar|\bconclusion|\b(?:put|give|show|state)\b.{0,40}\bfirst\b|\bconcise|\bbrief\b|\bin\s+detail\b|\bstep[- ]by[- ]step\b|\bevidence\b|\bflow\s+card|\bheadings?\b)",
-    )
-});
-static RECENT_FOCUS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
-    [
-        re(
-            r"我(?:最近|近期|目前|这段时间|正在)(?:一直|主要)?在?(?:(?:做|搞|跟|研究|开发|负责|关注).{0,30}(?:项目|研发|课题|开发|产品|实验)|(?:准备|筹备|写|学习)[^，。,]{2,30})",
-        ),
-        re(
-            r"(?i)\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+|mainly\s+)?(?:(?:working\s+on|focusing\s+on|focused\s+on|leading)\b.{2,60}\b(?:project|study|product|line|development|research|formulation|launch|trial|novel|book|thesis|paper)s?\b|(?:preparing|writing|learning|studying)\s+(?:for\s+)?(?:a|an|my|the)?\s*\w+)",
-        ),
-    ]
-});
-static BACKGROUND: LazyLock<[Regex; 2]> = LazyLock::new(|| {
-    [
-        re(
-            r"我(?:在[^，。,]{1,20}(?:部门|部|中心|组|团队|实验室|研究院|工厂|车间)|负责[^，。,？?]{2,30}|是[^，。,]{0,12}(?:工程师|研究员|主管|专员|技术员|研发人员))",
-        ),
-        re(
-            r"(?i)\bI\s+(?:lead|manage|run|head)\s+the\b.{2,40}\b(?:team|group|lab|department|unit)\b|\bI(?:'m|\s+am)\s+(?:an?\s+)?[\w\- ]{0,30}\b(?:engineer|scientist|researcher|technologist|chemist|food\s+technologist)\b|\bI\s+work\s+(?:in|at|for|on)\s+the\b.{2,40}\b(?:team|department|lab|group|division)\b|\bI(?:'m|\s+am)\s+responsible\s+for\b",
-        ),
-    ]
-});
-static QUERY_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"默认.{0,12}(?:查|看|用|取|按)|(?i:\bby\s+default\b.{0,40}\b(?:query|search|look\s+up|use|filter|check)\b|\bdefault\s+to\b)",
-    )
-});
-static TERMINOLOGY: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"我说的\s*[“”\x22']?[^“”\x22'，。]{1,20}[“”\x22']?\s*(?:指的是|是指|就是指)|(?i:\bwhen\s+I\s+say\s+\S.{0,20}\bI\s+mean\b|\bby\s+[“”\x22']\S.{0,20}[“”\x22']\s*,?\s*I\s+mean\b)",
-    )
-});
-
-/// Scope names recognised in a sentence, by the domain they point to.
-const DOMAIN_WORDS: &[(&str, &[&str])] = &[
-    ("standard", &["标准", "standard"]),
-    ("recipe", &["配方", "recipe", "formulation"]),
-    ("raw_material", &["原材料", "原料", "raw material"]),
-    ("report", &["报告", "周报", "月报", "report"]),
-];
-static PROJECT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"项目\s*([A-Za-z0-9_\-]{1,64})|(?i:\bproject\s+([A-Za-z0-9_\-]{1,64}))"));
-
-/// The slips the patterns find in the request's user messages.
+/// The slips the grammar finds in the request's user messages.
 pub fn extract(request: &StageOneRequest) -> StageOneAnswer {
+    let users_words = request
+        .context
+        .iter()
+        .chain(&request.messages)
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.content.as_str());
+    let place = Place {
+        allowed: &request.allowed_scopes,
+        conversation_scopes: &request.conversation_scopes,
+        talked_about: scope::domain_of_conversation(users_words),
+    };
     let slips = request
         .messages
         .iter()
         .filter(|m| m.role == Role::User)
-        .flat_map(|m| {
-            sentences(&m.content)
-                .into_iter()
-                .filter_map(|s| slip_for(s, &m.message_id, &request.allowed_scopes))
-                .map(Item::Valid)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|m| slips_in(m, &place))
+        .map(Item::Valid)
         .collect();
     StageOneAnswer { slips }
 }
 
-/// The statements of a message, questions left out, as verbatim substrings.
-fn sentences(content: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for end in SENTENCE_END.find_iter(content) {
-        let is_question = end.as_str().contains(['？', '?']);
-        let sentence = content[start..end.start()].trim();
-        if !sentence.is_empty() && !is_question {
-            out.push(sentence);
-        }
-        start = end.end();
-    }
-    let rest = content[start..].trim();
-    if !rest.is_empty() {
-        out.push(rest);
-    }
-    out
+/// One statement found: its kind, the verbatim piece it rests on, its scope.
+struct Found<'a> {
+    kind: Kind,
+    quote: Span<'a>,
+    scope: String,
 }
 
-fn kind_of(sentence: &str) -> Option<Kind> {
-    if has_one_off_marker(sentence) {
+fn slips_in(message: &MessageView, place: &Place) -> Vec<ProposedSlip> {
+    let content = message.content.as_str();
+    let sentences = segment::sentences(content);
+    let mut statements: Vec<Found> = Vec::new();
+    let mut facts = Vec::new();
+    let mut consumed = 0;
+    for (i, sentence) in sentences.iter().enumerate() {
+        if i < consumed || grammar::is_one_off(sentence.span.text) {
+            continue;
+        }
+        if let Some((statement, took_next)) =
+            statement_in(sentence, sentences.get(i + 1), content, place)
+        {
+            consumed = i + 1 + usize::from(took_next);
+            merge_or_push(&mut statements, statement, content);
+        }
+        facts.extend(facts_about_the_user(sentence, content, place));
+    }
+    let mut found: Vec<Found> = statements.into_iter().chain(facts).collect();
+    found.sort_by_key(|f| f.quote.start);
+    found
+        .into_iter()
+        .map(|f| slip(f, &message.message_id))
+        .collect()
+}
+
+/// A statement right after one of the same kind and scope goes on with it
+/// ("Micro results: by default … I'll ask for EM separately."): one slip, one quote.
+fn merge_or_push<'a>(statements: &mut Vec<Found<'a>>, next: Found<'a>, content: &'a str) {
+    if let Some(last) = statements.last_mut()
+        && last.kind == next.kind
+        && last.scope == next.scope
+        && content[last.quote.end()..next.quote.start]
+            .chars()
+            .all(|c| c.is_whitespace() || "。！!.；;".contains(c))
+    {
+        last.quote = last.quote.through(&next.quote, content);
+        return;
+    }
+    statements.push(next);
+}
+
+/// A sentence-level statement: a definition, a query default or a lasting
+/// wish about answers; `true` when its quote also took the next sentence.
+fn statement_in<'a>(
+    sentence: &Sentence<'a>,
+    next: Option<&Sentence<'a>>,
+    content: &'a str,
+    place: &Place,
+) -> Option<(Found<'a>, bool)> {
+    let text = sentence.span.text;
+    if sentence.question && !grammar::is_request_question(text) {
         return None;
     }
-    if TERMINOLOGY.is_match(sentence) {
-        Some(Kind::Terminology)
-    } else if QUERY_DEFAULT.is_match(sentence) {
-        Some(Kind::QueryDefault)
-    } else if RECENT_FOCUS.iter().any(|r| r.is_match(sentence)) {
-        Some(Kind::RecentFocus)
-    } else if PRESENTATION.iter().any(|r| r.is_match(sentence))
-        && PRESENTATION_CUE.is_match(sentence)
-    {
-        Some(Kind::Presentation)
-    } else if BACKGROUND.iter().any(|r| r.is_match(sentence)) {
-        Some(Kind::Background)
-    } else {
-        None
+    if let Some(at) = grammar::terminology_at(text) {
+        let kind = if grammar::is_query_default(text) {
+            Kind::QueryDefault
+        } else {
+            Kind::Terminology
+        };
+        let scope = match kind {
+            Kind::QueryDefault => place.query_default(text),
+            _ => place.definition(text, &text[..at]),
+        };
+        return Some((Found::new(kind, sentence.span, scope), false));
     }
+    if grammar::is_query_default(text) {
+        let scope = place.query_default(text);
+        return Some((Found::new(Kind::QueryDefault, sentence.span, scope), false));
+    }
+    let next_is_marker = next.is_some_and(|n| grammar::is_marker_only(n.span.text));
+    if !grammar::is_presentation(text, next_is_marker) && !grammar::is_request_question(text) {
+        return None;
+    }
+    let takes_next = next.filter(|n| next_is_marker || continues_wish(n));
+    let quote = match takes_next {
+        Some(n) => sentence.span.through(&n.span, content),
+        None => sentence.span,
+    };
+    let scope = place.habit(quote.text);
+    Some((
+        Found::new(Kind::Presentation, quote, scope),
+        takes_next.is_some(),
+    ))
 }
 
-/// The narrowest allowed scope the sentence names; global for facts about the person.
-fn scope_for(sentence: &str, kind: Kind, allowed: &[String]) -> String {
-    if matches!(kind, Kind::Background | Kind::RecentFocus) {
-        return "global".into();
+/// A sentence that goes on about the wish before it without a marker of its
+/// own ("No tables any more. Three plain sentences is enough.").
+fn continues_wish(next: &Sentence) -> bool {
+    let text = next.span.text;
+    !next.question
+        && grammar::has_format_cue(text)
+        && !grammar::is_at_hand(text)
+        && !grammar::is_one_off(text)
+        && !grammar::is_presentation(text, false)
+        && grammar::terminology_at(text).is_none()
+        && !grammar::is_query_default(text)
+}
+
+/// Clause-level facts: the user's background (a run of clauses about their
+/// role, team and field) and current focus (from the clause that names it to
+/// the end of the sentence). A question's last clause is the question itself.
+fn facts_about_the_user<'a>(
+    sentence: &Sentence<'a>,
+    content: &'a str,
+    place: &Place,
+) -> Vec<Found<'a>> {
+    let mut clauses = segment::clauses(&sentence.span);
+    if sentence.question {
+        clauses.pop();
     }
-    let allowed_scope = |s: String| allowed.contains(&s).then_some(s);
-    let project = PROJECT.captures(sentence).and_then(|c| {
-        let name = c.get(1).or_else(|| c.get(2))?.as_str();
-        allowed_scope(format!("project:{name}"))
-    });
-    let lower = sentence.to_lowercase();
-    project
-        .or_else(|| {
-            DOMAIN_WORDS
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < clauses.len() {
+        let clause = clauses[i];
+        if grammar::is_recent_focus(clause.text) {
+            let last = clauses[i..]
                 .iter()
-                .filter(|(_, words)| words.iter().any(|w| lower.contains(w)))
-                .find_map(|(domain, _)| allowed_scope(format!("domain:{domain}")))
-        })
-        .unwrap_or_else(|| "global".into())
+                .take_while(|c| c.start == clause.start || !grammar::is_background(c.text))
+                .last()
+                .copied()
+                .unwrap_or(clause);
+            let quote = clause.through(&last, content);
+            found.push(Found::new(
+                Kind::RecentFocus,
+                quote,
+                place.focus(quote.text),
+            ));
+            i += 1 + clauses[i + 1..]
+                .iter()
+                .take_while(|c| c.end() <= last.end())
+                .count();
+        } else if grammar::is_background(clause.text) {
+            let more = clauses[i + 1..]
+                .iter()
+                .take_while(|c| {
+                    !grammar::is_recent_focus(c.text)
+                        && (grammar::is_background(c.text) || grammar::continues_background(c.text))
+                })
+                .count();
+            let quote = clause.through(&clauses[i + more], content);
+            found.push(Found::new(Kind::Background, quote, "global".into()));
+            i += 1 + more;
+        } else {
+            i += 1;
+        }
+    }
+    found
 }
 
-fn slip_for(sentence: &str, message_id: &str, allowed: &[String]) -> Option<ProposedSlip> {
-    let kind = kind_of(sentence)?;
-    Some(ProposedSlip {
+impl<'a> Found<'a> {
+    fn new(kind: Kind, quote: Span<'a>, scope: String) -> Found<'a> {
+        Found { kind, quote, scope }
+    }
+}
+
+fn slip(found: Found, message_id: &str) -> ProposedSlip {
+    ProposedSlip {
         message_id: message_id.to_owned(),
-        quote: sentence.to_owned(),
-        content: sentence
-            .trim_end_matches(['，', ',', '、', '：', ':'])
+        quote: found.quote.text.to_owned(),
+        content: found
+            .quote
+            .text
+            .trim_end_matches(['，', ',', '、', '：', ':', '-', ' '])
             .to_owned(),
-        kind: kind.as_str().to_owned(),
-        scope: scope_for(sentence, kind, allowed),
+        kind: found.kind.as_str().to_owned(),
+        scope: found.scope,
         durability: "lasting".into(),
         valid_until: None,
-    })
+    }
 }
 
 /// Deterministic consolidation: per kind and scope, the newest statement
@@ -232,9 +288,13 @@ pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::MessageView;
 
     fn extract_from(texts: &[(&str, Role)]) -> Vec<(String, String, String)> {
+        extract_in(texts, &[])
+    }
+
+    /// What the rules find in a conversation carrying `scopes`.
+    fn extract_in(texts: &[(&str, Role)], scopes: &[&str]) -> Vec<(String, String, String)> {
         let request = StageOneRequest {
             user_id: "u".into(),
             conversation_id: "c".into(),
@@ -259,6 +319,7 @@ mod tests {
                     content: (*t).into(),
                 })
                 .collect(),
+            conversation_scopes: scopes.iter().map(|s| s.to_string()).collect(),
         };
         extract(&request)
             .slips
@@ -289,11 +350,6 @@ mod tests {
                 "domain:standard",
             ),
             ("我希望回答先给结论", "presentation", "global"),
-            (
-                "项目A的周报，以后都先写结论，再列数据表。",
-                "presentation",
-                "project:A",
-            ),
             (
                 "我最近在做奶制品相关的项目研发，主要是低糖酸奶。",
                 "recent_focus",
