@@ -116,7 +116,7 @@ const LASTING_EN: &[&str] = &[
     r"\bno\s+longer\b",
     r"\binstead\b",
     r"\bas\s+well\b",
-    r"\bI\s+(?:prefer|like|want|need|'d\s+like|would\s+like)\b",
+    r"\bI(?:\s+(?:prefer|like|want|need|would\s+like|would\s+rather)|'d\s+(?:like|rather|prefer))\b",
     r"\bI'd\s+like\b",
     r"\bplease\s+(?:don't|do\s+not|stop|keep|always)\b",
     r"\bdon't\b",
@@ -134,6 +134,7 @@ const LASTING_EN: &[&str] = &[
     r"\bfor\s+[a-z\-]+(?:\s+[a-z\-]+)?\s+(?:comparisons|questions|results|reports|updates|meetings|searches|data|work)\b",
     r"^(?:right|yes|yep|good|great|nice|perfect)\s*[,\-–—]",
     r"\b(?:weekly|daily|monthly)\b",
+    r"\b(?:everything|anything)\s+(?:you|I)\b",
     r"\buntil\b",
 ];
 
@@ -291,6 +292,8 @@ const FORMAT_CUES_ZH: &[&str] = &[
     "打比方",
     "举例",
     "来源",
+    "(?:趋势|柱状|折线|饼|曲线|流程)图",
+    "图表",
     "年份",
     "写全",
     "写清楚",
@@ -312,6 +315,10 @@ const FORMAT_CUES_ZH: &[&str] = &[
     "适用范围",
     "单独拎出来",
     "一句话带过",
+    "表情",
+    "p值",
+    "显著性",
+    "序号",
 ];
 const FORMAT_CUES_EN: &[&str] = &[
     r"\btables?\b",
@@ -374,6 +381,16 @@ const FORMAT_CUES_EN: &[&str] = &[
     r"\badd\s+up\s+to\b",
     r"\bdecisions\s+first\b",
     r"\blist\b",
+    r"\b(?:charts?|graphs?|plots?)\b",
+    r"\bper\s+(?:kilo|kg|tonne|ton|litre|liter|portion|serving|100)",
+    r"\b(?:euros?|dollars?|USD|EUR|RMB|grams|kilos|celsius|fahrenheit|percent)\b",
+    r"\b24-hour\b",
+    r"\b(?:mPa·s|cP|ppm|ppb|CFU|kcal|kJ)\b",
+    r"\bstandard\s+deviations?\b",
+    r"\bp-values?\b",
+    r"\bjargon\b",
+    r"\bplain\s+(?:language|English|words)\b",
+    r"\bsummary\b",
     r"\b\w+/\w+/[\w\-]+",
 ];
 
@@ -445,6 +462,9 @@ const ROLE_NOUNS_ZH: &[&str] = &[
     "研究员",
     "技术员",
     "分析员",
+    "采购",
+    "班长",
+    "品控",
     "研发人员",
     "质检员",
     "负责人",
@@ -517,7 +537,7 @@ static BACKGROUND_ZH: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         "我(?:是|算是)[^，。；,]{{0,14}}{role}|^我?是(?:做|搞|管|负责)[^，。；,]{{1,16}}的|我是[^，。；,做]{{1,14}}{unit}的|\
          我(?:现在|目前)?在[^，。；,想看]{{1,14}}{unit}|我(?:主要)?负责[^，。；,？?]{{2,30}}|是我(?:在)?负责的|\
-         (?:转到|调到|调去|转去|加入了?)[^，。；,]{{1,14}}(?:{unit}|做)|我们(?:组|团队|部门|实验室|科室)(?:是做|负责|主要做)|\
+         (?:转到|调到|调去|转去|加入了?)[^，。；,]{{1,14}}(?:{unit}|做)|我们(?:组|团队|部门|实验室|科室|车间)(?:是做|负责|主要做)|\
          我(?:之前|以前)(?:是)?做[^，。；,]{{1,10}}的|我在里面负责"
     ))
 });
@@ -532,16 +552,17 @@ static BACKGROUND_EN: LazyLock<Regex> = LazyLock::new(|| {
         format!(
             r"\bI(?:'m|\s+am)\s+(?:now\s+)?(?:in|on|with|part\s+of)\s+(?:the|our)\s+(?:[\w\-&/]+\s+){{0,4}}?{team}\b"
         ),
-        r"\bI\s+(?:lead|manage|run|head|handle|coordinate|oversee|supervise)\s+(?:the|our)?\b"
+        r"\bI\s+(?:lead|manage|run|head|handle|coordinate|oversee|supervise|look\s+after|take\s+care\s+of)\b"
             .to_owned(),
+        r"\bI(?:'m|\s+am)\s+responsible\s+for\b".to_owned(),
         r"\bI\s+do\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:trials|testing|work|analysis|audits)\b".to_owned(),
         r"\bmy\s+(?:job|role|field|background)\s+is\b".to_owned(),
         r"\b(?:are|is)\s+my\s+(?:area|field|job)\b".to_owned(),
         format!(r"\b[\w\-]+\s+{role}\s+here\b"),
         r"\bas\s+the\s+(?:person|one)\s+who\b".to_owned(),
         r"\bby\s+training\b".to_owned(),
-        r"\bI(?:'ve|\s+have)\s+(?:moved|transferred|switched)\s+to\b".to_owned(),
-        r"\bI\s+joined\b".to_owned(),
+        r"\bI(?:'ve|\s+have)?\s+(?:moved|transferred|switched)\s+to\b".to_owned(),
+        r"\bI(?:'ve|\s+have)?\s+joined\b".to_owned(),
     ];
     re(&format!("(?i){}", forms.join("|")))
 });
@@ -588,7 +609,8 @@ const NOW_ZH: &[&str] = &[
 const WORK_VERBS_ZH: &[&str] = &[
     "做", "弄", "搞", "推", "跟进", "跟", "排查", "验证", "准备", "筹备", "学", "研究", "整理",
     "负责", "对接", "改", "评估", "写", "开发", "测", "试", "对标", "忙", "卡在", "处理", "攻关",
-    "优化", "调", "关注", "筛",
+    "优化", "调", "关注", "筛", "对比", "比较", "摸索", "搭建", "建", "盯", "赶", "申报", "注册",
+    "调试",
 ];
 
 static FOCUS_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -600,7 +622,7 @@ static FOCUS_ZH: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FOCUS_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\bI(?:'m|\s+am)\s+(?:currently\s+|now\s+|still\s+|mostly\s+|mainly\s+|busy\s+)*([a-z]+ing)\b|\bI(?:'ve|\s+have)\s+been\s+(?:busy\s+with\b|([a-z]+ing)\b)|\b(?:these\s+days|lately|at\s+the\s+moment|right\s+now|currently|this\s+quarter|these\s+weeks)\b[^.]{0,30}?\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\b|^(?:currently\s+|now\s+)?(?:working\s+on|[a-z]+ing)\b[^.]{3,}\b(?:at\s+the\s+moment|right\s+now|these\s+days|this\s+quarter)\b|^currently\s+[a-z]+ing\b|\bmy\s+(?:main\s+)?(?:task|project|focus|priority)\s+(?:right\s+now\s+|at\s+the\s+moment\s+|these\s+days\s+|currently\s+|now\s+)?is\b|\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\s+the\s+[\w\-\s]+?(?:trials?|project|study|problem|issue|launch)\b",
+        r"(?i)\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:currently\s+|now\s+|still\s+|mostly\s+|mainly\s+|busy\s+)*([a-z]+ing)\b|\bI(?:'m|\s+am)\s+(?:mainly\s+|mostly\s+)?(?:focused|busy|involved|tied\s+up)\s+(?:on|with|in)\b|\bI(?:'ve|\s+have)\s+been\s+(?:busy\s+with\b|([a-z]+ing)\b)|\b(?:these\s+days|lately|at\s+the\s+moment|right\s+now|currently|this\s+quarter|these\s+weeks)\b[^.]{0,30}?\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\b|^(?:currently\s+|now\s+)?(?:working\s+on|[a-z]+ing)\b[^.]{3,}\b(?:at\s+the\s+moment|right\s+now|these\s+days|this\s+quarter)\b|^currently\s+[a-z]+ing\b|\bmy\s+(?:main\s+)?(?:task|project|focus|priority)\s+(?:right\s+now\s+|at\s+the\s+moment\s+|these\s+days\s+|currently\s+|now\s+)?is\b|\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\s+the\s+[\w\-\s]+?(?:trials?|project|study|problem|issue|launch)\b|\bmost\s+of\s+my\s+time\b",
     )
 });
 /// "-ing" words after "I'm" that are no work in progress.
@@ -615,6 +637,8 @@ const NOT_WORK_EN: &[&str] = &[
     "waiting",
     "writing",
     "calling",
+    "talking",
+    "saying",
     "sorry",
     "getting",
     "leaving",
@@ -625,8 +649,14 @@ const NOT_WORK_EN: &[&str] = &[
 
 /// Whether a clause says what the user is working on these days.
 pub fn is_recent_focus(clause: &str) -> bool {
+    static MOVED: LazyLock<Regex> = LazyLock::new(|| re(r"调到|调去|转到|转去|调入"));
     if FOCUS_ZH.is_match(clause) {
-        return !clause.contains("想");
+        return !clause.contains("想") && !MOVED.is_match(clause);
+    }
+    static SUBORDINATE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)^(?:when|whenever|if|while)\b"));
+    if SUBORDINATE.is_match(clause) {
+        return false;
     }
     FOCUS_EN.captures_iter(clause).any(|c| {
         let verb = c
@@ -719,6 +749,9 @@ mod tests {
             "Audit findings: severity first, as usual",
             "I prefer the units in SI, please",
             "Good, that layout is exactly right",
+            "I'd rather you keep the jargon out and use plain language",
+            "Whenever you quote means, give the standard deviation too",
+            "回复里以后别加表情符号",
         ]
         .into_iter()
         .filter(|yes| !is_presentation(yes, false))
@@ -778,6 +811,9 @@ mod tests {
             "Cheese is my area",
             "Quality engineer here",
             "I'm a chemist by training",
+            "I look after the filling lines",
+            "I've joined the sensory team",
+            "我是这条线的班长",
         ]
         .into_iter()
         .filter(|yes| !(is_background(yes)))
@@ -817,6 +853,9 @@ mod tests {
             "I've been busy with the audit prep",
             "My main task right now is the label review",
             "I'm trying to fix the foaming",
+            "We're trialling a new stabiliser this month",
+            "This quarter I'm focused on water savings",
+            "Most of my time right now goes into the audit",
         ]
         .into_iter()
         .filter(|yes| !(is_recent_focus(yes)))
@@ -831,6 +870,8 @@ mod tests {
             "I'm wondering about the dose",
             "I'm reading this on my phone",
             "I'll come back later",
+            "When we're talking standards, Method A is ISO 4833",
+            "现在调到奶粉车间做工艺",
         ]
         .into_iter()
         .filter(|no| is_recent_focus(no))

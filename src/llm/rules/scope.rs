@@ -90,6 +90,12 @@ static ANSWERS_IN_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pattern")
 });
 
+/// A habit about every answer, whatever it is about.
+static EVERY_ANSWER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:所有|每个|每次|每一个)(?:的)?(?:回答|回复)|(?i:\b(?:every|each|all|any)\s+(?:of\s+(?:my|your)\s+)?(?:answers?|replies|reply|responses?)\b)")
+        .expect("valid pattern")
+});
+
 /// A habit stated for every project, not only the one at hand.
 static ANY_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"不管哪个项目|无论哪个项目|所有(?:的)?(?:报告|项目|标准)|(?i:\bregardless\s+of\s+(?:the\s+)?project\b|\bany\s+(?:standard|report|project)\b|\ball\s+(?:reports|standards|projects)\b|\bnot\s+just\s+for\s+this\s+project\b)")
@@ -106,11 +112,17 @@ static DOMAIN_PATTERNS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| 
         .collect()
 });
 
+/// Phrases that hold a domain word without being about the domain ("standard deviation").
+static NOT_A_DOMAIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)standard\s+deviations?|标准差|标准偏差").expect("valid pattern")
+});
+
 /// The domain whose word comes first in `text`, if any.
 pub fn domain_named(text: &str) -> Option<&'static str> {
+    let text = NOT_A_DOMAIN.replace_all(text, " ");
     DOMAIN_PATTERNS
         .iter()
-        .filter_map(|(domain, re)| re.find(text).map(|m| (m.start(), *domain)))
+        .filter_map(|(domain, re)| re.find(&text).map(|m| (m.start(), *domain)))
         .min_by_key(|(start, _)| *start)
         .map(|(_, domain)| domain)
 }
@@ -196,7 +208,7 @@ impl Place<'_> {
         }
     }
 
-    /// The conversation's domain: its only `domain:` scope, else what the user talked about.
+    /// The conversation's domain scope, when the agent set exactly one.
     fn conversation_domain(&self) -> Option<String> {
         let domains: Vec<&String> = self
             .conversation_scopes
@@ -204,29 +216,34 @@ impl Place<'_> {
             .filter(|s| s.starts_with("domain:"))
             .collect();
         match domains.as_slice() {
-            [one] => Some((*one).clone()),
-            _ => self.talked_about.map(|d| format!("domain:{d}")),
+            [one] => self.allowed((*one).clone()),
+            _ => None,
         }
     }
 
     /// A habit (presentation): the conversation's project, unless stated for
-    /// any project; else the domain its words name; else, unless it is about
-    /// answers in general, the conversation's domain; else global.
+    /// any project; else the domain its words name; else the domain the agent
+    /// set on the conversation; else, unless it is about answers in general,
+    /// the domain the user's messages talk about; else global.
     pub fn habit(&self, sentence: &str) -> String {
         if !ANY_PROJECT.is_match(sentence)
             && let Some(project) = self.project(sentence)
         {
             return project;
         }
+        if EVERY_ANSWER.is_match(sentence) {
+            return "global".into();
+        }
         if let Some(domain) = domain_named(sentence) {
             return self.domain_or_global(domain);
         }
-        if ANSWERS_IN_GENERAL.is_match(sentence) {
-            return "global".into();
+        if let Some(domain) = self.conversation_domain() {
+            return domain;
         }
-        self.conversation_domain()
-            .and_then(|d| self.allowed(d))
-            .unwrap_or_else(|| "global".into())
+        match self.talked_about {
+            Some(domain) if !ANSWERS_IN_GENERAL.is_match(sentence) => self.domain_or_global(domain),
+            _ => "global".into(),
+        }
     }
 
     /// A query default: the project, else the domain its words name, else the conversation's.
@@ -238,7 +255,6 @@ impl Place<'_> {
             Some(domain) => self.domain_or_global(domain),
             None => self
                 .conversation_domain()
-                .and_then(|d| self.allowed(d))
                 .unwrap_or_else(|| "global".into()),
         }
     }
@@ -339,7 +355,15 @@ mod tests {
             talked_about: None,
         };
         assert_eq!(plain.habit("结论放第一段这个习惯记着"), "domain:report");
-        assert_eq!(plain.habit("以后回答都用中文"), "global");
+        assert_eq!(plain.habit("以后回答都用中文"), "domain:report");
+        assert_eq!(
+            plain.habit("Start every answer with a one-line summary"),
+            "global"
+        );
+        assert_eq!(
+            domain_named("put the standard deviation next to the mean"),
+            None
+        );
         assert_eq!(
             plain.habit("For supplier questions, approved ones first"),
             "domain:raw_material"
@@ -361,5 +385,6 @@ mod tests {
             "domain:report"
         );
         assert_eq!(nowhere.habit("可以，就保持这个长度"), "global");
+        assert_eq!(nowhere.habit("以后回答都用中文"), "global");
     }
 }
