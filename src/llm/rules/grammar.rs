@@ -447,6 +447,27 @@ pub fn is_request_question(sentence: &str) -> bool {
     REQUEST.is_match(sentence.trim())
 }
 
+/// A wish that only says "the same as before" ("就这么给", "as agreed",
+/// "like that") and corrects nothing: it restates an earlier one.
+pub fn is_restatement(text: &str) -> bool {
+    static BACK: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"这么(?:写|给|办|整理|标|列)|就这样|都这样|照这样|这种(?:表|格式|方式|样子)|那种|这个(?:习惯|做法|格式|样子)|照旧|老样子|老规矩|跟以前一样|跟上回(?:说的)?一样|也一样|继续|也(?:是|按|用)|(?i:\bthis\s+way\b|\bthat\s+way\b|\blike\s+(?:that|this|last\s+time|I\s+said)\b|\bsame\s+(?:as|for|goes)\b|\bas\s+(?:before|usual|always|agreed|well)\b|\bagain\b|\bkeep\s+doing\b)",
+        )
+    });
+    BACK.is_match(text) && !corrects(text)
+}
+
+/// Whether a statement takes back or changes an earlier one ("不是…是…", "算了", "not … any more").
+pub fn corrects(text: &str) -> bool {
+    static CORRECTS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"不是|改|更正|算了|不用|不要再|别再|想了想|(?i:\bnot\b|\bno\s+longer\b|\bany\s?more\b|\binstead\b|\bcorrection\b|\bchange\s+of\s+plan\b|\bactually\b|\bon\s+(?:reflection|second\s+thought)\b)",
+        )
+    });
+    CORRECTS.is_match(text)
+}
+
 // ------------------------------------------------------------ background
 
 const ROLE_NOUNS_ZH: &[&str] = &[
@@ -792,6 +813,24 @@ mod tests {
         ));
         assert!(!is_request_question("能不能帮我查一下这个"));
         assert!(!is_request_question("Can you summarise this"));
+    }
+
+    #[test]
+    fn a_restatement_points_back_and_corrects_nothing() {
+        for yes in [
+            "对，就这三列，以后原料都这么给",
+            "Open CAPAs on top again, as agreed",
+            "嗯，配方对比就用这种表",
+        ] {
+            assert!(is_restatement(yes), "{yes}");
+        }
+        for no in [
+            "算了，以后还是用中文回答吧",
+            "Not conclusion first any more, method first",
+            "以后报告先写结论",
+        ] {
+            assert!(!is_restatement(no), "{no}");
+        }
     }
 
     #[test]

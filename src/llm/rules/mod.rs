@@ -15,6 +15,7 @@
 mod grammar;
 mod scope;
 mod segment;
+mod until;
 
 use crate::consolidate::policy::Proposal;
 use crate::domain::{Kind, Role, Status};
@@ -77,10 +78,7 @@ fn slips_in(message: &MessageView, place: &Place) -> Vec<ProposedSlip> {
     }
     let mut found: Vec<Found> = statements.into_iter().chain(facts).collect();
     found.sort_by_key(|f| f.quote.start);
-    found
-        .into_iter()
-        .map(|f| slip(f, &message.message_id))
-        .collect()
+    found.into_iter().map(|f| slip(f, message)).collect()
 }
 
 /// A statement right after one of the same kind and scope goes on with it
@@ -213,9 +211,13 @@ impl<'a> Found<'a> {
     }
 }
 
-fn slip(found: Found, message_id: &str) -> ProposedSlip {
+/// The proposed slip; a wish with an end date ("到15号为止") holds until then.
+fn slip(found: Found, message: &MessageView) -> ProposedSlip {
+    let valid_until = (found.kind == Kind::Presentation)
+        .then(|| until::valid_until(found.quote.text, message.created_at))
+        .flatten();
     ProposedSlip {
-        message_id: message_id.to_owned(),
+        message_id: message.message_id.clone(),
         quote: found.quote.text.to_owned(),
         content: found
             .quote
@@ -224,9 +226,59 @@ fn slip(found: Found, message_id: &str) -> ProposedSlip {
             .to_owned(),
         kind: found.kind.as_str().to_owned(),
         scope: found.scope,
-        durability: "lasting".into(),
-        valid_until: None,
+        durability: if valid_until.is_some() {
+            "until"
+        } else {
+            "lasting"
+        }
+        .into(),
+        valid_until: valid_until.map(|t| t.to_rfc3339()),
     }
+}
+
+/// The newest slip that says something of its own: a restatement ("就这么给",
+/// "as agreed") stands for the statement before it, so that one gives the words.
+fn latest_statement(slips: &[&SlipView]) -> Option<usize> {
+    let newest = slips.len().checked_sub(1)?;
+    Some(
+        (0..=newest)
+            .rev()
+            .find(|&i| !restates(slips[i]))
+            .unwrap_or(newest),
+    )
+}
+
+fn restates(slip: &SlipView) -> bool {
+    slip.content.as_deref().is_some_and(grammar::is_restatement)
+}
+
+/// Whether a statement says what a memory already says, in other words:
+/// it corrects nothing and holds at least half of the memory's terms (its
+/// words, and pairs of Chinese characters). Such a restatement confirms the
+/// memory (nothing for an explicit one) rather than proposing new text.
+fn says_again(statement: &str, memory: &str) -> bool {
+    if grammar::corrects(statement) {
+        return false;
+    }
+    let (said, kept) = (terms(statement), terms(memory));
+    !kept.is_empty() && kept.intersection(&said).count() * 2 >= kept.len()
+}
+
+/// Lower-case words of three letters or more, and adjacent pairs of other characters.
+fn terms(text: &str) -> std::collections::BTreeSet<String> {
+    let folded = text::fold(text);
+    let mut out = std::collections::BTreeSet::new();
+    for word in folded.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_ascii() {
+            if word.len() >= 3 {
+                out.insert(word.to_owned());
+            }
+        } else {
+            let chars: Vec<char> = word.chars().collect();
+            out.extend(chars.windows(2).map(|w| w.iter().collect::<String>()));
+        }
+    }
+    out
 }
 
 /// Deterministic consolidation: per kind and scope, the newest statement
@@ -247,20 +299,35 @@ pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
         .filter(|(_, slips)| slips.iter().any(|s| s.new))
         .filter_map(|((kind, scope), mut slips)| {
             slips.sort_by_key(|s| s.expressed_at);
-            let newest = slips.last()?.content.clone()?;
-            let (same, older): (Vec<&SlipView>, Vec<&SlipView>) = slips
-                .into_iter()
-                .partition(|s| s.content.as_deref().map(text::fold) == Some(text::fold(&newest)));
-            let same_ids: Vec<String> = same.iter().map(|s| s.slip_id.clone()).collect();
+            let stated = latest_statement(&slips)?;
+            let newest = slips[stated].content.clone()?;
+            let cites = |i: usize, s: &SlipView| {
+                s.content.as_deref().map(text::fold) == Some(text::fold(&newest))
+                    || (i > stated && restates(s))
+            };
+            let same_ids: Vec<String> = slips
+                .iter()
+                .enumerate()
+                .filter(|(i, s)| cites(*i, s))
+                .map(|(_, s)| s.slip_id.clone())
+                .collect();
+            let older: Vec<&SlipView> = slips
+                .iter()
+                .enumerate()
+                .filter(|(i, s)| !cites(*i, s))
+                .map(|(_, s)| *s)
+                .collect();
             let mut memories: Vec<_> = request
                 .memories
                 .iter()
                 .filter(|m| m.kind == kind && m.scope == scope && m.status == Status::Active)
                 .collect();
             memories.sort_by_key(|m| std::cmp::Reverse(m.updated_at));
-            let equal = memories
-                .iter()
-                .find(|m| m.content.as_deref().map(text::fold) == Some(text::fold(&newest)));
+            let equal = memories.iter().find(|m| {
+                m.content
+                    .as_deref()
+                    .is_some_and(|c| text::fold(c) == text::fold(&newest) || says_again(&newest, c))
+            });
             Some(match (equal, memories.first()) {
                 (Some(m), _) => Proposal::Confirm {
                     memory_id: m.memory_id.clone(),
@@ -430,5 +497,132 @@ mod tests {
         )]);
         let kinds: Vec<&str> = found.iter().map(|(k, _, _)| k.as_str()).collect();
         assert_eq!(kinds, ["background", "presentation"]);
+    }
+
+    fn slip_view(id: &str, conversation: &str, day: u32, content: &str) -> SlipView {
+        SlipView {
+            slip_id: id.into(),
+            conversation_id: conversation.into(),
+            kind: Kind::Presentation,
+            scope: "domain:raw_material".into(),
+            content: Some(content.into()),
+            quote: Some(content.into()),
+            expressed_at: format!("2026-11-{day:02}T09:00:00Z").parse().unwrap(),
+            durability: crate::domain::Durability::Lasting,
+            valid_until: None,
+            new: true,
+        }
+    }
+
+    fn consolidation(slips: Vec<SlipView>, memories: Vec<crate::llm::MemoryView>) -> Vec<Proposal> {
+        let request = ConsolidationRequest {
+            user_id: "u".into(),
+            now: "2026-11-29T12:00:00Z".parse().unwrap(),
+            memories,
+            suggestions: vec![],
+            slips,
+        };
+        consolidate(&request)
+            .operations
+            .into_iter()
+            .map(|op| match op {
+                Item::Valid(p) => p,
+                Item::Malformed => panic!("the rules never propose a malformed operation"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_newest_statement_wins_and_a_restatement_keeps_its_words() {
+        let ops = consolidation(
+            vec![
+                slip_view("s1", "c1", 20, "查原料只列供应商、批号和有效期三列"),
+                slip_view("s2", "c2", 24, "对，就这三列，以后原料都这么给"),
+            ],
+            vec![],
+        );
+        assert_eq!(
+            ops,
+            [Proposal::Create {
+                kind: "presentation".into(),
+                scope: "domain:raw_material".into(),
+                content: "查原料只列供应商、批号和有效期三列".into(),
+                slip_ids: vec!["s1".into(), "s2".into()],
+                supersedes_slip_ids: vec![],
+            }]
+        );
+        let corrected = consolidation(
+            vec![
+                slip_view("s1", "c1", 20, "原料用量按千克写"),
+                slip_view("s2", "c2", 24, "更正一下，原料用量不是按千克，是按百分比"),
+            ],
+            vec![],
+        );
+        assert!(
+            matches!(&corrected[0], Proposal::Create { content, supersedes_slip_ids, .. }
+            if content.contains("百分比") && supersedes_slip_ids == &["s1".to_owned()])
+        );
+    }
+
+    #[test]
+    fn saying_a_memory_again_confirms_it_and_changing_it_updates_it() {
+        let memory = crate::llm::MemoryView {
+            memory_id: "m1".into(),
+            version: 1,
+            origin: crate::domain::Origin::Explicit,
+            kind: Kind::Presentation,
+            scope: "domain:raw_material".into(),
+            content: Some("原料查询只列供应商和批号".into()),
+            status: Status::Active,
+            updated_at: "2026-11-01T09:00:00Z".parse().unwrap(),
+            expires_at: None,
+        };
+        let again = consolidation(
+            vec![slip_view("s1", "c1", 20, "查原料还是只列供应商和批号就行")],
+            vec![memory.clone()],
+        );
+        assert!(matches!(&again[0], Proposal::Confirm { memory_id, .. } if memory_id == "m1"));
+        let changed = consolidation(
+            vec![slip_view(
+                "s1",
+                "c1",
+                20,
+                "不是只列供应商了，改成列有效期和库位",
+            )],
+            vec![memory],
+        );
+        assert!(matches!(&changed[0], Proposal::Update { memory_id, .. } if memory_id == "m1"));
+    }
+
+    #[test]
+    fn a_wish_with_an_end_date_is_until_that_day() {
+        let request = StageOneRequest {
+            user_id: "u".into(),
+            conversation_id: "c".into(),
+            now: "2026-12-05T12:00:00Z".parse().unwrap(),
+            allowed_scopes: vec!["global".into(), "domain:report".into()],
+            context: vec![],
+            messages: vec![MessageView {
+                message_id: "m1".into(),
+                role: Role::User,
+                created_at: "2026-12-04T01:20:00Z".parse().unwrap(),
+                content: "12月15号审核结束之前，日报里把偏差项放第一段。".into(),
+            }],
+            conversation_scopes: vec![],
+        };
+        let slips: Vec<ProposedSlip> = extract(&request)
+            .slips
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Valid(s) => Some(s),
+                Item::Malformed => None,
+            })
+            .collect();
+        assert_eq!(slips.len(), 1);
+        assert_eq!(slips[0].durability, "until");
+        assert_eq!(
+            slips[0].valid_until.as_deref(),
+            Some("2026-12-16T00:00:00+00:00")
+        );
     }
 }
