@@ -26,7 +26,8 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let service = cli.command.is_none() && !cli.run_once;
     let json_logs =
         config.raw.log.format == LogFormat::Json || (service && cli.format == Format::Json);
-    // eval makes a run per case: its "run finished" lines would bury the report.
+    // eval makes a run per case in scratch databases: its "run finished" lines
+    // and slow-pool notices under load would bury the report.
     let quiet_runs = matches!(cli.command, Some(Command::Eval(_)));
     init_logging(&config, json_logs, quiet_runs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -39,7 +40,7 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
 fn init_logging(config: &Config, json: bool, quiet_runs: bool) {
     let level = &config.raw.log.level;
     let quiet_runs = if quiet_runs && !level.contains("dreamd::run") {
-        ",dreamd::run=warn"
+        ",dreamd::run=warn,sqlx::pool=error"
     } else {
         ""
     };

@@ -34,7 +34,8 @@ pub struct Sentence<'a> {
 }
 
 /// Sentence ends: Chinese and Western stops, question and exclamation marks,
-/// semicolons, line breaks, and a full stop followed by a space or the end.
+/// line breaks, and a full stop followed by a space or the end (so "6.5" and
+/// "ISO 6579-1:2017" stay whole). Semicolons only break clauses.
 static SENTENCE_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[。！？!?\n]+|\.(?:\s+|$)").expect("valid pattern"));
 
