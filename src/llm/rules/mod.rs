@@ -169,40 +169,46 @@ fn facts_about_the_user<'a>(
     let mut found = Vec::new();
     let mut i = 0;
     while i < clauses.len() {
-        let clause = clauses[i];
-        if grammar::is_recent_focus(clause.text) {
-            let last = clauses[i..]
-                .iter()
-                .take_while(|c| c.start == clause.start || !grammar::is_background(c.text))
-                .last()
-                .copied()
-                .unwrap_or(clause);
-            let quote = clause.through(&last, content);
+        let taken = if grammar::is_recent_focus(clauses[i].text) {
+            let (quote, taken) = focus_run(&clauses[i..], content);
             found.push(Found::new(
                 Kind::RecentFocus,
                 quote,
                 place.focus(quote.text),
             ));
-            i += 1 + clauses[i + 1..]
-                .iter()
-                .take_while(|c| c.end() <= last.end())
-                .count();
-        } else if grammar::is_background(clause.text) {
-            let more = clauses[i + 1..]
-                .iter()
-                .take_while(|c| {
-                    !grammar::is_recent_focus(c.text)
-                        && (grammar::is_background(c.text) || grammar::continues_background(c.text))
-                })
-                .count();
-            let quote = clause.through(&clauses[i + more], content);
+            taken
+        } else if grammar::is_background(clauses[i].text) {
+            let (quote, taken) = background_run(&clauses[i..], content);
             found.push(Found::new(Kind::Background, quote, "global".into()));
-            i += 1 + more;
+            taken
         } else {
-            i += 1;
-        }
+            1
+        };
+        i += taken;
     }
     found
+}
+
+/// A focus from its clause to the end of the sentence, short of a background
+/// clause; the quote and how many clauses it took.
+fn focus_run<'a>(clauses: &[Span<'a>], content: &'a str) -> (Span<'a>, usize) {
+    let taken = 1 + clauses[1..]
+        .iter()
+        .take_while(|c| !grammar::is_background(c.text))
+        .count();
+    (clauses[0].through(&clauses[taken - 1], content), taken)
+}
+
+/// A background clause with the ones that go on about it ("我在原料检验组，主要做…").
+fn background_run<'a>(clauses: &[Span<'a>], content: &'a str) -> (Span<'a>, usize) {
+    let taken = 1 + clauses[1..]
+        .iter()
+        .take_while(|c| {
+            !grammar::is_recent_focus(c.text)
+                && (grammar::is_background(c.text) || grammar::continues_background(c.text))
+        })
+        .count();
+    (clauses[0].through(&clauses[taken - 1], content), taken)
 }
 
 impl<'a> Found<'a> {
