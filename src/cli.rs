@@ -54,6 +54,8 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Score extraction and consolidation on a golden set (spec §12), each case in a scratch database.
+    Eval(EvalArgs),
 }
 
 /// The commands that work on the configured database.
@@ -134,6 +136,32 @@ pub struct SetArgs {
     pub text: String,
 }
 
+#[derive(Debug, Args)]
+#[command(long_about = "Score extraction and consolidation on a golden set (spec §12).\n\n\
+Each case runs in a fresh scratch SQLite database in the temporary folder, never the configured one, \
+with the configured provider (llm.provider; llm.concurrency cases at a time): explicit memories, \
+ingest, a run at each of its times, then what dreamd stored is compared with what the case expects. \
+Prints slip precision, recall and F1, memory precision and recall, suggestions expected and made \
+(per kind and per language), never-store leaks, invalid quotes, one-off slips kept, explicit \
+memories changed and the recall hit rate. Exit code 4 when a gate is missed, 2 for a bad golden file.")]
+pub struct EvalArgs {
+    /// The golden set: JSON Lines, one case per line (see eval/README.md).
+    #[arg(value_name = "GOLDEN")]
+    pub golden: PathBuf,
+    /// Also write one JSON file per case (expected vs found) and report.json into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Gate: slip precision, overall and in every language, must be at least P (0 to 1).
+    #[arg(long, value_name = "P", value_parser = parse_fraction)]
+    pub min_precision: Option<f64>,
+    /// Gate: slip recall, overall and in every language, must be at least R (0 to 1).
+    #[arg(long, value_name = "R", value_parser = parse_fraction)]
+    pub min_recall: Option<f64>,
+    /// Gate: at most N never-store leaks (expected-absent strings found in stored text).
+    #[arg(long, value_name = "N")]
+    pub max_leaks: Option<u64>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SuggestionsCommand {
     /// A user's pending suggestions (--all: decided ones too).
@@ -204,4 +232,11 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
 
 fn parse_scope(s: &str) -> Result<Scope, String> {
     s.parse()
+}
+
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
 }

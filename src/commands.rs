@@ -1,12 +1,14 @@
 //! Runs one parsed command against the configured store and prints its result.
 
 use crate::cli::{
-    Cli, Command, Format, LoadsCommand, MemoriesCommand, SlipsCommand, StoreCommand,
+    Cli, Command, EvalArgs, Format, LoadsCommand, MemoriesCommand, SlipsCommand, StoreCommand,
     SuggestionsCommand, UsersCommand,
 };
 use crate::config::{Config, DatabaseUrl};
 use crate::domain::{Time, truncate_time};
 use crate::error::{Error, Result};
+use crate::eval::EvalOptions;
+use crate::eval::report::{Gates, Report};
 use crate::ingest::ingest;
 use crate::llm::Provider;
 use crate::manage::{Manager, NewExplicit, StatusChange};
@@ -23,6 +25,8 @@ pub enum Finished {
     PartlyFailed,
     /// A second stop signal ended the service at once (exit code 130).
     Interrupted,
+    /// `dreamd eval` finished but missed a gate (exit code 4).
+    GateMissed,
 }
 
 /// Executes the command line with the validated `config`.
@@ -45,6 +49,7 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
             return Ok(Finished::Done);
         }
         Some(Command::Mcp) => return serve_mcp(config, cli.now).await.map(|()| Finished::Done),
+        Some(Command::Eval(args)) => return eval(config, cli.format, &args).await,
         Some(Command::Store(command)) => Some(command),
         None => None,
     };
@@ -169,6 +174,27 @@ async fn run_on<S: Store>(
         }
     }
     Ok(Finished::Done)
+}
+
+/// `dreamd eval`: scores the golden set in scratch databases (the configured
+/// one is never opened), prints the report, and names every gate missed.
+async fn eval(config: &Config, format: Format, args: &EvalArgs) -> Result<Finished> {
+    let options = EvalOptions {
+        golden: args.golden.clone(),
+        out: args.out.clone(),
+        gates: Gates {
+            min_precision: args.min_precision,
+            min_recall: args.min_recall,
+            max_leaks: args.max_leaks,
+        },
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let evaluation = crate::eval::evaluate(config, &options).await?;
+    emit(format, &evaluation.report, Report::table);
+    for gate in &evaluation.missed_gates {
+        eprintln!("dreamd: eval gate missed: {gate}");
+    }
+    Ok(if evaluation.missed_gates.is_empty() { Finished::Done } else { Finished::GateMissed })
 }
 
 /// `dreamd detect`: the category of `text`, or of each line of stdin.

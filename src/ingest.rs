@@ -230,8 +230,7 @@ impl<R: BufRead> JsonLines<R> {
 
     fn take_line(&mut self) -> std::result::Result<NewMessage, String> {
         let text = std::str::from_utf8(&self.buf).map_err(|_| "not valid UTF-8".to_owned())?;
-        let raw: RawLine = serde_json::from_str(text).map_err(|e| describe_json_error(text, &e))?;
-        let message = validate(raw, self.line_no)?;
+        let message = parse_line(text, self.line_no)?;
         self.check_owner(&message)?;
         Ok(message)
     }
@@ -284,6 +283,15 @@ fn rejected(mut errors: Vec<LineError>) -> Result<()> {
     }
     errors.sort_by_key(|e| e.line);
     Err(Error::IngestRejected(errors))
+}
+
+/// Reads and validates one ingest line on its own (spec §8.1), `line` being
+/// its number for errors; whether its conversation belongs to another user is
+/// checked only by [`ingest`]. `dreamd eval` uses it to refuse a golden case
+/// with a bad message before running anything.
+pub fn parse_line(text: &str, line: usize) -> std::result::Result<NewMessage, String> {
+    let raw: RawLine = serde_json::from_str(text).map_err(|e| describe_json_error(text, &e))?;
+    validate(raw, line)
 }
 
 /// Turns a parse failure into a reason that names the field when it can.

@@ -18,6 +18,7 @@
 //! - [`llm`]: the providers: offline `rules` and any OpenAI-compatible model; [`prompts`].
 //! - [`manage`]: what people do to memories and suggestions; recall.
 //! - [`store`]: the storage interface and its SQLite and PostgreSQL implementations.
+//! - [`eval`]: `dreamd eval`, scoring a golden set in scratch databases.
 //! - [`cli`], [`commands`], [`output`]: the command line.
 
 pub mod check;
@@ -28,6 +29,7 @@ pub mod consolidate;
 pub mod detect;
 pub mod domain;
 pub mod error;
+pub mod eval;
 pub mod extract;
 pub mod guard;
 pub mod ingest;

@@ -1,5 +1,5 @@
 use clap::Parser;
-use dreamd::cli::{Cli, Format};
+use dreamd::cli::{Cli, Command, Format};
 use dreamd::commands::Finished;
 use dreamd::config::{Config, LogFormat};
 use std::process::ExitCode;
@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         Ok(Finished::Done) => ExitCode::SUCCESS,
         Ok(Finished::PartlyFailed) => ExitCode::from(3),
         Ok(Finished::Interrupted) => ExitCode::from(130),
+        Ok(Finished::GateMissed) => ExitCode::from(4),
         Err(error) => {
             eprintln!("dreamd: {error}");
             let code =
@@ -23,21 +24,30 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let config = Config::load(cli.config.as_deref())?;
     let service = cli.command.is_none() && !cli.run_once;
     let json_logs = config.log.format == LogFormat::Json || (service && cli.format == Format::Json);
-    init_logging(&config, json_logs);
+    // eval makes a run per case in scratch databases: its "run finished" lines
+    // and slow-pool notices under load would bury the report.
+    let quiet_runs = matches!(cli.command, Some(Command::Eval(_)));
+    init_logging(&config, json_logs, quiet_runs);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     Ok(runtime.block_on(dreamd::commands::run(cli, &config))?)
 }
 
 /// Logs go to stderr (journald captures it); stdout is for command output only.
-fn init_logging(config: &Config, json: bool) {
+fn init_logging(config: &Config, json: bool, quiet_runs: bool) {
     let level = &config.log.level;
+    let quiet_runs = if quiet_runs && !level.contains("dreamd::run") {
+        ",dreamd::run=warn,sqlx::pool=error"
+    } else {
+        ""
+    };
     let quiet_scheduler =
         if level.contains("tokio_cron_scheduler") { "" } else { ",tokio_cron_scheduler=warn" };
     // async-openai logs a body it cannot parse, and a server error's message,
     // in full: model text that must never reach a log (spec §10.21). dreamd
     // logs those failures itself, by category.
-    let filter =
-        tracing_subscriber::EnvFilter::new(format!("{level}{quiet_scheduler},async_openai=off"));
+    let filter = tracing_subscriber::EnvFilter::new(format!(
+        "{level}{quiet_scheduler}{quiet_runs},async_openai=off"
+    ));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -157,6 +157,7 @@ impl<S: Store> StageOne<'_, S> {
                 allowed_scopes: allowed.to_vec(),
                 context: chunk.context.clone(),
                 messages: messages.clone(),
+                conversation_scopes: c.scopes.clone(),
             };
             let report = self.provider.stage_one(&request).await;
             outcome.calls += report.calls;

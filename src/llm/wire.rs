@@ -23,6 +23,12 @@ pub struct StageOneRequest {
     pub allowed_scopes: Vec<String>,
     pub context: Vec<MessageView>,
     pub messages: Vec<MessageView>,
+    /// The conversation's own scopes (set at ingest, spec §8.1), also among
+    /// `allowed_scopes`. Not part of the model's document: the offline
+    /// provider places habits with them ("周报还是结论打头" in a
+    /// `project:奶酪棒` conversation is about that project's reports).
+    #[serde(skip)]
+    pub conversation_scopes: Vec<String>,
 }
 
 /// One slip as a provider proposes it; every field is checked before use.

@@ -32,6 +32,12 @@ impl SqliteStore {
         Ok(SqliteStore { pool })
     }
 
+    /// Closes every connection and checkpoints the write-ahead log, so the
+    /// file can be removed (`dreamd eval` does, after each scratch case).
+    pub async fn close(self) {
+        self.pool.close().await;
+    }
+
     /// The pool, for tests that check rows with SQL.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
