@@ -83,6 +83,15 @@ pub enum StoreCommand {
     /// Everything dreamd holds about a user.
     #[command(subcommand)]
     Users(UsersCommand),
+    /// Copy everything to another database (e.g. SQLite to PostgreSQL), history included, claims left behind.
+    Copy {
+        /// The target database: postgres://… or sqlite://PATH.
+        #[arg(long, value_name = "URL")]
+        to: String,
+        /// Add to a target that already holds data (refused otherwise).
+        #[arg(long)]
+        into_non_empty: bool,
+    },
     /// Last runs, backlog, claims held and failed ranges.
     Status {
         /// How many recent runs to show.

@@ -154,6 +154,10 @@ async fn run_on<S: Store>(
                 )
             });
         }
+        StoreCommand::Copy { to, into_non_empty } => {
+            let counts = copy_to(store, config, &to, into_non_empty).await?;
+            emit(format, &counts, |c| output::copy_report(c));
+        }
         StoreCommand::Status { runs } => {
             let status = output::Status {
                 runs: store.recent_runs(runs).await?,
@@ -174,6 +178,34 @@ async fn run_on<S: Store>(
         }
     }
     Ok(Finished::Done)
+}
+
+/// `dreamd copy --to URL`: the configured database into another one.
+async fn copy_to<S: Store>(
+    store: &S,
+    config: &Config,
+    to: &str,
+    into_non_empty: bool,
+) -> Result<Vec<crate::copy::TableCount>> {
+    let target = DatabaseUrl::parse(to).map_err(|e| Error::Invalid(format!("--to: {e}")))?;
+    if target == config.database {
+        return Err(Error::Invalid("--to names the configured database itself".into()));
+    }
+    let progress = |what: &str, done: usize, total: usize| {
+        if done == total || done.is_multiple_of(1000) {
+            tracing::info!(what, done, total, "copy progress");
+        }
+    };
+    match target {
+        DatabaseUrl::Sqlite(path) => {
+            let target = SqliteStore::open(&path).await?;
+            crate::copy::copy(store, &target, into_non_empty, &progress).await
+        }
+        DatabaseUrl::Postgres(url) => {
+            let target = PgStore::open(&url).await?;
+            crate::copy::copy(store, &target, into_non_empty, &progress).await
+        }
+    }
 }
 
 /// `dreamd eval`: scores the golden set in scratch databases (the configured

@@ -26,6 +26,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod consolidate;
+pub mod copy;
 pub mod detect;
 pub mod domain;
 pub mod error;

@@ -340,3 +340,12 @@ pub fn detection(d: &Detection) -> String {
         None => format!("{prefix}ok\n"),
     }
 }
+
+/// Rows per table on both sides of a copy.
+pub fn copy_report(counts: &[crate::copy::TableCount]) -> String {
+    let mut out = format!("{:<22}{:>10}{:>10}\n", "table", "source", "target");
+    for c in counts {
+        let _ = writeln!(out, "{:<22}{:>10}{:>10}", c.table, c.source, c.target);
+    }
+    out
+}

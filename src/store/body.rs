@@ -17,7 +17,8 @@ use crate::store::rows::{
 use crate::store::time::DbTime;
 use crate::select::{Candidate, ConversationMessages, Window};
 use crate::store::{
-    Backlog, Counts, FailedRange, FailedUser, IngestWritten, MessageSource, RunRecord, Store,
+    Backlog, ConversationRecord, CopiedProgress, Counts, FailedRange, FailedUser, IngestWritten,
+    MessageSource, RunRecord, Store,
     changed_since_read, lost_claim, stale_memory, stale_suggestion,
 };
 use sqlx::types::Json;
@@ -962,6 +963,74 @@ impl Store for Backend {
         }
         tx.commit().await.map_err(Error::db(format!("committing the purge of user {user_id}")))?;
         Ok(removed)
+    }
+
+    async fn users(&self) -> Result<Vec<String>> {
+        let query = sqlx::query_as::<_, (String,)>(
+            "SELECT user_id FROM conversations UNION SELECT user_id FROM memories \
+             UNION SELECT user_id FROM slips UNION SELECT user_id FROM suggestions \
+             UNION SELECT user_id FROM tombstones UNION SELECT user_id FROM loads ORDER BY 1",
+        );
+        self.read(query, "reading users", |(user,)| Ok(user)).await
+    }
+
+    async fn conversations(&self) -> Result<Vec<ConversationRecord>> {
+        type Row = (String, String, Json<Vec<String>>, i64, i64);
+        let query = sqlx::query_as::<_, Row>(
+            "SELECT conversation_id, user_id, scopes, watermark_seq, attempts FROM conversations \
+             ORDER BY conversation_id",
+        );
+        self.read(query, "reading conversations", |(conversation_id, user_id, scopes, watermark_seq, attempts)| {
+            Ok(ConversationRecord { conversation_id, user_id, scopes: scopes.0, watermark_seq, attempts })
+        })
+        .await
+    }
+
+    async fn import_conversation(
+        &self,
+        c: &ConversationRecord,
+        messages: &[NewMessage],
+        progress: &CopiedProgress,
+    ) -> Result<()> {
+        let what = format!("copying conversation {}", c.conversation_id);
+        let mut tx = self.write_tx(&what).await?;
+        insert_messages(&mut tx, messages).await?;
+        let scopes = BTreeSet::from_iter(c.scopes.iter().cloned());
+        add_conversation_scopes(&mut tx, HashMap::from([(c.conversation_id.clone(), scopes)])).await?;
+        let seq_of = "(SELECT seq FROM messages WHERE conversation_id = $1 AND message_id = $2)";
+        let advance = sqlx::query(sql(format!(
+            "UPDATE conversations SET watermark_seq = COALESCE({seq_of}, 0), attempts = $3 \
+             WHERE conversation_id = $1"
+        )))
+        .bind(&c.conversation_id)
+        .bind(&progress.watermark_message_id)
+        .bind(progress.attempts);
+        exec(&mut tx, advance, &what).await?;
+        for (first, last, range) in &progress.failed_ranges {
+            let seq_of_last = seq_of.replace("$2", "$3");
+            let record = sqlx::query(sql(format!(
+                "INSERT INTO failed_ranges (conversation_id, from_seq, to_seq, attempts, reason, failed_at) \
+                 VALUES ($1, {seq_of}, {seq_of_last}, $4, $5, $6)"
+            )))
+            .bind(&c.conversation_id)
+            .bind(first)
+            .bind(last)
+            .bind(range.attempts)
+            .bind(&range.reason)
+            .bind(DbTime(range.failed_at));
+            exec(&mut tx, record, &what).await?;
+        }
+        tx.commit().await.map_err(Error::db(what))
+    }
+
+    async fn row_counts(&self) -> Result<Vec<(&'static str, u64)>> {
+        let mut counts = Vec::new();
+        for table in crate::store::COPIED_TABLES {
+            let count = sqlx::query_as::<_, (i64,)>(sql(format!("SELECT count(*) FROM {table}")));
+            let n = self.read(count, &format!("counting {table}"), |(n,)| Ok(n)).await?;
+            counts.push((*table, n.into_iter().sum::<i64>() as u64));
+        }
+        Ok(counts)
     }
 
     async fn purge_slips(&self, before: Time) -> Result<u64> {

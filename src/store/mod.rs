@@ -48,6 +48,28 @@ pub struct FailedRange {
     pub failed_at: Time,
 }
 
+/// A conversation's own state, for `dreamd copy`: what it belongs to, how far
+/// it was extracted and how often its current range failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConversationRecord {
+    pub conversation_id: String,
+    pub user_id: String,
+    pub scopes: Vec<String>,
+    pub watermark_seq: i64,
+    pub attempts: i64,
+}
+
+/// A copied conversation's progress, by message id: sequence numbers are the
+/// target's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopiedProgress {
+    /// The newest message already extracted, if any.
+    pub watermark_message_id: Option<String>,
+    pub attempts: i64,
+    /// Failed ranges as (first message id, last message id, the range).
+    pub failed_ranges: Vec<(String, String, FailedRange)>,
+}
+
 /// A user whose stage two failed, with the count of failures in a row.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct FailedUser {
@@ -240,6 +262,24 @@ pub trait Store: Send + Sync {
     /// returns the rows removed per table.
     async fn purge_user(&self, user_id: &str) -> Result<Vec<(&'static str, u64)>>;
 
+    /// Every user id anything is stored for, for `dreamd copy`.
+    async fn users(&self) -> Result<Vec<String>>;
+
+    /// Every conversation with its progress, for `dreamd copy`.
+    async fn conversations(&self) -> Result<Vec<ConversationRecord>>;
+
+    /// Writes a copied conversation in one transaction: its messages in their
+    /// order (numbered by this store), its scopes and its progress, no claim.
+    async fn import_conversation(
+        &self,
+        conversation: &ConversationRecord,
+        messages: &[NewMessage],
+        progress: &CopiedProgress,
+    ) -> Result<()>;
+
+    /// Rows per table dreamd writes, for `dreamd copy`.
+    async fn row_counts(&self) -> Result<Vec<(&'static str, u64)>>;
+
     /// Deletes slips expressed before `before` that are evidence of no memory
     /// and of no pending suggestion (spec §7 retention); returns how many.
     async fn purge_slips(&self, before: Time) -> Result<u64>;
@@ -292,6 +332,23 @@ pub(crate) const USER_TABLES: &[(&str, &str)] = &[
     ("user_failures", "user_id = $1"),
     ("messages", "user_id = $1"),
     ("conversations", "user_id = $1"),
+];
+
+/// The tables `dreamd copy` carries, parents before children.
+pub(crate) const COPIED_TABLES: &[&str] = &[
+    "conversations",
+    "messages",
+    "slips",
+    "memories",
+    "memory_evidence",
+    "memory_events",
+    "suggestions",
+    "suggestion_evidence",
+    "tombstones",
+    "loads",
+    "load_memories",
+    "runs",
+    "failed_ranges",
 ];
 
 /// Users with new slips, less those passed over after too many failures on them.

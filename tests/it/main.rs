@@ -6,6 +6,7 @@ mod app;
 mod architecture;
 mod cli;
 mod config;
+mod copy;
 mod eval;
 mod fake_model;
 mod helpers;
