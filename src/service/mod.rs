@@ -222,6 +222,8 @@ async fn start_metrics(config: &Config, metrics: Arc<Metrics>) -> Result<Option<
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(Error::io(format!("metrics.listen: cannot listen on {listen}")))?;
-    tracing::info!(address = %listen, "metrics endpoint listening");
+    let bound =
+        listener.local_addr().map_err(Error::io("metrics.listen: reading the bound address"))?;
+    tracing::info!(address = %bound, "metrics endpoint listening");
     Ok(Some(MetricsServer(tokio::spawn(metrics::serve(listener, metrics)))))
 }

@@ -95,9 +95,11 @@ async fn wait_until(what: &str, bound: Duration, mut done: impl AsyncFnMut() -> 
     }
 }
 
+/// The complete lines of a JSON log (a line still being written is left for later).
 fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
-    std::fs::read_to_string(d.path(log))
-        .unwrap()
+    let text = std::fs::read_to_string(d.path(log)).unwrap();
+    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    complete
         .lines()
         .map(|l| {
             serde_json::from_str(l).unwrap_or_else(|e| panic!("a log line is not JSON ({e}): {l}"))
@@ -105,11 +107,15 @@ fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A day ago by the real clock: idle, and inside the window of a daemon's run.
+fn yesterday() -> String {
+    (chrono::Utc::now() - chrono::Duration::days(1)).to_rfc3339()
+}
+
+/// `n` conversations idle since yesterday, so a daemon on the real clock takes them.
 fn conversations(n: usize) -> Vec<String> {
     (0..n)
-        .map(|i| {
-            line("u1", &format!("c{i:02}"), "m1", "user", "I prefer tables", "2026-11-28T00:00:00Z")
-        })
+        .map(|i| line("u1", &format!("c{i:02}"), "m1", "user", "I prefer tables", &yesterday()))
         .collect()
 }
 
@@ -267,17 +273,19 @@ async fn systemd_hears_ready_and_status_lines() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_metrics_endpoint_counts_runs() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let d = Dreamd::sqlite().env("DREAMD_METRICS__LISTEN", &format!("127.0.0.1:{port}"));
-    d.ingest(&[line(
-        "u1",
-        "c1",
-        "m1",
-        "user",
-        "我最近在做奶制品相关的项目研发",
-        "2026-11-28T00:00:00Z",
-    )]);
+    let d = Dreamd::sqlite().env("DREAMD_METRICS__LISTEN", "127.0.0.1:0");
+    d.ingest(&[line("u1", "c1", "m1", "user", "我最近在做奶制品相关的项目研发", &yesterday())]);
     let mut child = daemon(&d, "daemon.log");
+    let mut port = 0;
+    wait_until("the metrics endpoint bound", Duration::from_secs(20), async || {
+        let bound = log_lines(&d, "daemon.log")
+            .into_iter()
+            .find(|l| l["message"] == "metrics endpoint listening")
+            .and_then(|l| l["address"].as_str()?.rsplit(':').next()?.parse().ok());
+        port = bound.unwrap_or(0);
+        port != 0
+    })
+    .await;
     let scrape = || -> Option<String> {
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
         stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n").ok()?;
@@ -319,14 +327,7 @@ async fn run_on_start_runs_before_the_first_tick() {
     let d = Dreamd::sqlite()
         .env("DREAMD_SCHEDULE__RUN_ON_START", "true")
         .env("DREAMD_SCHEDULE__CRON", "0 0 0 1 1 *");
-    d.ingest(&[line(
-        "u1",
-        "c1",
-        "m1",
-        "user",
-        "我最近在做奶制品相关的项目研发",
-        "2026-11-28T00:00:00Z",
-    )]);
+    d.ingest(&[line("u1", "c1", "m1", "user", "我最近在做奶制品相关的项目研发", &yesterday())]);
     let log = std::fs::File::create(d.path("daemon.log")).unwrap();
     let mut child = Daemon(
         d.command(&["--format", "json"])
