@@ -38,6 +38,9 @@ pub enum Error {
         #[source]
         source: sqlx::Error,
     },
+    /// The database went away during a run; what was in flight is left for the next run.
+    #[error("database unreachable: {0}")]
+    Unreachable(String),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// A row read back from the store holds a value dreamd does not know.
@@ -64,8 +67,29 @@ impl Error {
             | Error::NotFound { .. }
             | Error::Stale(_)
             | Error::IngestRejected(_) => 2,
-            Error::Database { .. } | Error::Migrate(_) | Error::Corrupt(_) | Error::Io { .. } => 1,
+            Error::Database { .. }
+            | Error::Unreachable(_)
+            | Error::Migrate(_)
+            | Error::Corrupt(_)
+            | Error::Io { .. } => 1,
         }
+    }
+
+    /// Whether the database could not be reached at all (connection refused
+    /// or lost, no connection within the pool's timeout), as opposed to a
+    /// statement that failed: a run stops taking work on it.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            Error::Database {
+                source: sqlx::Error::Io(_)
+                    | sqlx::Error::PoolTimedOut
+                    | sqlx::Error::PoolClosed
+                    | sqlx::Error::Tls(_)
+                    | sqlx::Error::WorkerCrashed,
+                ..
+            }
+        )
     }
 
     /// Wraps a database error with what was being done, for `map_err`.

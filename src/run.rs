@@ -330,13 +330,19 @@ async fn extract_all<S: Store>(
     let spent = AtomicU64::new(0);
     let finished = AtomicUsize::new(0);
     let claimed = AtomicUsize::new(0);
-    let stopped = || cancel.is_cancelled() || spent.load(Ordering::Relaxed) >= budget;
+    let unreachable = std::sync::atomic::AtomicBool::new(false);
+    let stopped = || {
+        cancel.is_cancelled()
+            || spent.load(Ordering::Relaxed) >= budget
+            || unreachable.load(Ordering::Relaxed)
+    };
     let claims =
         Claims { stage_one, clock, claimed: &claimed, queue: Default::default(), done: false };
     let outcomes: Vec<Result<Option<Outcome>>> = claims
         .stream(config, &stopped)
         .map(|candidate| {
-            let (spent, finished, claimed) = (&spent, &finished, &claimed);
+            let (spent, finished, claimed, unreachable) =
+                (&spent, &finished, &claimed, &unreachable);
             async move {
                 let candidate = candidate?;
                 let span = tracing::info_span!(
@@ -350,6 +356,9 @@ async fn extract_all<S: Store>(
                         return Ok(None);
                     }
                     let outcome = stage_one.conversation(&candidate, clock()).await;
+                    if outcome.store_unreachable {
+                        unreachable.store(true, Ordering::Relaxed);
+                    }
                     let cost = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
                     spent.fetch_add(cost, Ordering::Relaxed);
                     let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
@@ -365,7 +374,15 @@ async fn extract_all<S: Store>(
         .buffer_unordered(config.llm.concurrency)
         .collect()
         .await;
-    outcomes.into_iter().filter_map(Result::transpose).collect()
+    let outcomes: Vec<Outcome> =
+        outcomes.into_iter().filter_map(Result::transpose).collect::<Result<_>>()?;
+    if unreachable.load(Ordering::Relaxed) {
+        return Err(crate::error::Error::Unreachable(
+            "the database could not be reached during stage one; the run stopped taking work and the next run goes on"
+                .into(),
+        ));
+    }
+    Ok(outcomes)
 }
 
 /// Releases a claimed conversation the run will not work on.
@@ -467,17 +484,26 @@ async fn with_claims_renewed<S: Store, T>(
     let Some(owner) = owner else {
         return work.await;
     };
-    let ttl = config.selection.claim_ttl;
+    // The renewal runs beside the work, never in its way: a renewal waiting on
+    // an unreachable database must not stall the work that notices it.
+    tokio::select! {
+        result = work => result,
+        never = renew_forever(store, owner, config.selection.claim_ttl, clock) => match never {},
+    }
+}
+
+/// Renews `owner`'s claims every third of their lifetime, for as long as it is polled.
+async fn renew_forever<S: Store>(
+    store: &S,
+    owner: &str,
+    ttl: chrono::Duration,
+    clock: &impl Fn() -> Time,
+) -> std::convert::Infallible {
     let every = ttl.to_std().unwrap_or_default().div_f64(3.0).max(Duration::from_secs(1));
-    tokio::pin!(work);
     loop {
-        tokio::select! {
-            result = &mut work => return result,
-            _ = tokio::time::sleep(every) => {
-                if let Err(e) = store.renew_claims(owner, clock() + ttl).await {
-                    tracing::warn!(error = %e, "could not renew claims");
-                }
-            }
+        tokio::time::sleep(every).await;
+        if let Err(e) = store.renew_claims(owner, clock() + ttl).await {
+            tracing::warn!(error = %e, "could not renew claims");
         }
     }
 }

@@ -29,6 +29,8 @@ pub struct Outcome {
     pub failures: u32,
     pub usage: Usage,
     pub ending: Ending,
+    /// The database could not be reached: the run stops taking work.
+    pub store_unreachable: bool,
 }
 
 /// Stage one for one run: what every conversation shares.
@@ -76,7 +78,10 @@ impl<S: Store> StageOne<'_, S> {
                 tracing::warn!(stage = "extract", outcome = "failed", reason = %reason, "conversation failed; it is retried next run");
                 let range = (progress.watermark, progress.working_to);
                 let max = self.config.selection.max_attempts;
-                if !matches!(failure, StepFailure::Store(Error::Stale(_))) {
+                outcome.store_unreachable =
+                    matches!(&failure, StepFailure::Store(e) if e.is_unreachable());
+                let countable = !matches!(failure, StepFailure::Store(Error::Stale(_)));
+                if countable && !outcome.store_unreachable {
                     match self
                         .store
                         .record_failure(&candidate.conversation_id, owner, range, max, &reason, now)

@@ -17,7 +17,7 @@ impl PgStore {
     pub async fn open(url: &str) -> Result<PgStore> {
         let pool = PgPoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(Duration::from_secs(5))
             .connect(url)
             .await
             .map_err(Error::db(format!("connecting to {}", mask_url_password(url))))?;

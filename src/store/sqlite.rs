@@ -8,6 +8,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use std::path::Path;
 use std::time::Duration;
 
+/// How long a write waits for another writer's lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
 pub struct SqliteStore {
     pool: SqlitePool,
 }
@@ -15,12 +18,18 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Opens (creating if missing) the database file and runs the migrations.
     pub async fn open(path: &Path) -> Result<SqliteStore> {
+        Self::open_waiting(path, BUSY_TIMEOUT).await
+    }
+
+    /// Opens the database waiting at most `busy_timeout` for another
+    /// writer's lock before a write fails with "database is locked".
+    pub async fn open_waiting(path: &Path, busy_timeout: Duration) -> Result<SqliteStore> {
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(busy_timeout);
         let pool =
             SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(
                 Error::db(format!(

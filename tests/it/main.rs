@@ -9,6 +9,7 @@ mod config;
 mod copy;
 mod eval;
 mod fake_model;
+mod faults;
 mod helpers;
 mod mcp;
 mod never_store;
