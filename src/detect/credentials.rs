@@ -9,7 +9,7 @@
 //! or when it is long and random enough to need no label.
 
 use super::Category;
-use super::context::{clause_of, contains_word};
+use super::context::{WordSet, clause_of, contains_word, mentions};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,10 +26,18 @@ pub(crate) fn find(words: &str, digits: &str) -> Option<Category> {
     }
 }
 
+/// One regex matching any of `patterns`: a single pass over the text
+/// instead of one per pattern (most start with a literal prefix, which the
+/// regex crate searches for all at once).
+fn any_of(patterns: &[&str]) -> Regex {
+    let alternation: Vec<String> = patterns.iter().map(|p| format!("(?:{p})")).collect();
+    super::re(&alternation.join("|"))
+}
+
 // ---- private keys ----
 
-static PRIVATE_KEY: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
+static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    any_of(&[
         // PEM and PGP armour: RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … PRIVATE KEY.
         r"-----\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-----",
         r"PuTTY-User-Key-File-\d|Private-Lines:\s*\d",
@@ -45,23 +53,20 @@ static PRIVATE_KEY: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r#""kty"\s*:\s*"(?:RSA|EC|OKP)"[^}]{0,400}"d"\s*:\s*"[A-Za-z0-9_\-]{20,}"#,
         // WireGuard and similar: a labelled 32-byte base64 key.
         r"(?i)\bprivate[ _-]?key\b\s*[:=]\s*[A-Za-z0-9+/]{42,43}=",
-        r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
-    ]
-    .into_iter()
-    .map(super::re)
-    .collect()
+        r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n,;。公]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
+    ])
 });
 
 fn has_private_key(words: &str) -> bool {
-    PRIVATE_KEY.iter().any(|r| r.is_match(words))
+    PRIVATE_KEY.is_match(words)
 }
 
 // ---- API keys and tokens ----
 
 /// Vendor formats. Each is anchored on its documented prefix so that it is
 /// exact; the body lengths are the documented ones, a little relaxed.
-static VENDOR_TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
+static VENDOR_TOKENS: LazyLock<Regex> = LazyLock::new(|| {
+    any_of(&[
         // AWS access key ids (IAM users, STS, roles…).
         r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b",
         // Alibaba Cloud (Aliyun) AccessKey ID; Tencent Cloud SecretId; Volcengine; Baidu; JD Cloud.
@@ -132,6 +137,15 @@ static VENDOR_TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}",
         r"webhook\.office\.com/webhookb2/[^\s]{20,}|outlook\.office\.com/webhook/[^\s]{20,}",
         r"hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]{5,}",
+        // Airtable, Bitbucket, Brevo/Sendinblue, Braintree, Contentful, Dropbox, Firebase, Django.
+        r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b",
+        r"\bATBB[A-Za-z0-9_=.\-]{20,}",
+        r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b",
+        r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        r"\bCFPAT-[A-Za-z0-9_\-]{40,}",
+        r"\bsl\.[A-Za-z0-9_\-]{60,}",
+        r"\bAAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{60,}",
+        r"\bdjango-insecure-\S{20,}",
         // JSON Web Tokens.
         r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
         r"\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
@@ -139,10 +153,7 @@ static VENDOR_TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{16,}=*",
         r"(?i)\bauthorization\s*:\s*(?:basic|token|bearer|digest|apikey|sharedkey)?\s*[A-Za-z0-9._~+/\-]{12,}=*",
         r"(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?:\s|$)",
-    ]
-    .into_iter()
-    .map(super::re)
-    .collect()
+    ])
 });
 
 /// A URL or connection string with a password in its user info:
@@ -160,7 +171,7 @@ static URL_SECRET_PARAM: LazyLock<Regex> = LazyLock::new(|| {
 /// Key words that label the value next to them as a secret.
 static SECRET_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:api[ _\-]?keys?|api[ _\-]?secret|secret(?:[ _\-]?(?:key|id|access[ _\-]?key))?|(?:access|auth|refresh|bearer|session|private|personal|api|id)?[ _\-]?tokens?|access[ _\-]?keys?(?:[ _\-]?(?:id|secret))?|accesskey(?:id|secret)?|app[ _\-]?(?:secret|key)|secretkey|secretid|client[ _\-]?secret|credentials?|signing[ _\-]?key|encryption[ _\-]?key|webhook|license[ _\-]?key|aws|aliyun|ak|sk|keys?)\b|密钥|秘钥|令牌|凭证|凭据|授权码|激活码|签名密钥|口令码",
+        r"(?i)\b(?:[a-z0-9]+[_\-])*(?:api[ _\-]?keys?|api[ _\-]?secret|secret(?:[ _\-]?(?:key|id|access[ _\-]?key))?|(?:access|auth|refresh|bearer|session|private|personal|api|id)?[ _\-]?tokens?|access[ _\-]?keys?(?:[ _\-]?(?:id|secret))?|accesskey(?:id|secret)?|app[ _\-]?(?:secret|key)|secretkey|secretid|client[ _\-]?secret|credentials?|signing[ _\-]?key|encryption[ _\-]?key|webhook|license[ _\-]?key|aws|aliyun|ak|sk|keys?)(?:[_\-][a-z0-9]+)*\b|密钥|秘钥|令牌|凭证|凭据|授权码|激活码|签名密钥|口令码",
     )
 });
 
@@ -171,6 +182,28 @@ static DIGEST_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A key word assigned a quoted value (`SECRET_KEY = '…'`), whose value
+/// may hold any symbol.
+static LABELLED_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r#"(?i)(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|client[_\-]?secret|app[_\-]?secret|signing[_\-]?key|salt|credential)s?["']?\s*[:=]\s*["']([^"'\s]{12,})["']"#,
+    )
+});
+
+/// Words that say a key is public, or a fingerprint of one.
+static PUBLIC_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\bpublic[ _\-]?keys?\b|\bpubkey\b|\bfingerprint\b|公钥|指纹|\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2",
+    )
+});
+
+/// The start of an SSH public key body (`ssh-rsa AAAAB3NzaC1yc2E…`).
+fn is_ssh_public_key(token: &str) -> bool {
+    ["AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh"]
+        .iter()
+        .any(|p| token.starts_with(p))
+}
+
 /// Candidate values: runs of the characters keys and tokens are made of.
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| super::re(r"[A-Za-z0-9+/_\-.~]{8,}={0,2}"));
 
@@ -179,7 +212,7 @@ static PREFIXED_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| super::re(r"\b[a-z]{2,10}[_\-](?:[a-z]{2,8}[_\-])?([A-Za-z0-9]{20,})\b"));
 
 fn has_secret(words: &str) -> bool {
-    VENDOR_TOKENS.iter().any(|r| r.is_match(words))
+    VENDOR_TOKENS.is_match(words)
         || URL_PASSWORD
             .captures_iter(words)
             .any(|c| !is_placeholder(&c[2]) && !c[2].chars().all(|ch| ch.is_ascii_digit()))
@@ -189,8 +222,14 @@ fn has_secret(words: &str) -> bool {
         || PREFIXED_TOKEN
             .captures_iter(words)
             .any(|c| looks_generated(&c[1]) && has_digit_and_letter(&c[1]))
+        || LABELLED_ASSIGNMENT
+            .captures_iter(words)
+            .any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
+            if is_ssh_public_key(token) {
+                return false;
+            }
             looks_random_unlabelled(token)
                 || (looks_secret_value(token) && labelled(words, m.start(), m.end()))
         })
@@ -216,6 +255,9 @@ fn labelled(words: &str, start: usize, end: usize) -> bool {
     let after = after.split('\n').next().unwrap_or("");
     let near_before = tail(before, 14);
     if DIGEST_LABEL.is_match(near_before) && !SECRET_LABEL.is_match(near_before) {
+        return false;
+    }
+    if PUBLIC_LABEL.is_match(before) || PUBLIC_LABEL.is_match(after) {
         return false;
     }
     SECRET_LABEL.is_match(before) || SECRET_LABEL.is_match(after)
@@ -326,12 +368,23 @@ fn entropy(s: &str) -> f64 {
 fn looks_like_name(token: &str) -> bool {
     let words = token
         .split(['_', '-', '.', '/'])
-        .filter(|part| part.len() >= 3 && part.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter(|part| is_wordish(part))
         .count();
     let extension = token.rsplit_once('.').is_some_and(|(_, ext)| {
         (2..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphabetic())
     });
     words >= 2 || extension || camel_words(token) >= 3
+}
+
+/// A part of a name: three letters or more, written as words are
+/// (`recipe`, `Recipe`, `RECIPE`), not mixed at random (`wJalrXUtn`).
+fn is_wordish(part: &str) -> bool {
+    let mut chars = part.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+    let rest: Vec<char> = chars.collect();
+    part.len() >= 3
+        && first_ok
+        && (rest.iter().all(char::is_ascii_lowercase) || rest.iter().all(char::is_ascii_uppercase))
 }
 
 /// How many capitalised words of three or more letters a token holds
@@ -369,6 +422,22 @@ fn looks_generated(token: &str) -> bool {
         && !looks_like_name(token)
 }
 
+/// A quoted value after a key word: generated-looking, symbols allowed.
+fn looks_generated_with_symbols(value: &str) -> bool {
+    let classes = [
+        value.bytes().any(|b| b.is_ascii_lowercase()),
+        value.bytes().any(|b| b.is_ascii_uppercase()),
+        value.bytes().any(|b| b.is_ascii_digit()),
+        value.bytes().any(|b| !b.is_ascii_alphanumeric()),
+    ];
+    value.len() >= 16
+        && classes.iter().filter(|&&c| c).count() >= 2
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && class_changes(value) >= 0.3
+        && !is_placeholder(value)
+        && !looks_like_name(value)
+}
+
 /// A value a key word may label as a secret: long hex (with or without
 /// dashes), or letters and digits mixed the way generated values mix them.
 fn looks_secret_value(token: &str) -> bool {
@@ -386,7 +455,13 @@ fn looks_secret_value(token: &str) -> bool {
         runs(token, |c| c.is_ascii_digit()),
         runs(token, |c| c.is_ascii_alphabetic()),
     );
+    let symbols = token.bytes().filter(|b| !b.is_ascii_alphanumeric()).count();
     (hex && digits > 0 && letters > 0)
+        || (token.len() >= 30
+            && upper >= 3
+            && lower >= 3
+            && digits + symbols >= 1
+            && class_changes(token) >= 0.3)
         || (token.len() >= 10
             && digit_runs >= 3
             && letter_runs >= 3
@@ -430,7 +505,7 @@ fn looks_random_unlabelled(token: &str) -> bool {
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b(?:pass(?:word|wd|code|phrase)s?|pass ?word|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code)\b|密码|口令|暗号|验证码|动态码|校验码|安全码",
+        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code)(?:[_\-][a-z0-9]+)*\b|密码|口令|暗号|验证码|动态码|校验码|安全码",
     )
 });
 
@@ -438,7 +513,15 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
 static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
+        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\s[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s*[:=]))\s*)*",
+    )
+});
+
+/// The same links without free words in between, so that a value right
+/// after the word (`PIN 0000 is wrong`) is still read as one.
+static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
     )
 });
 
@@ -460,7 +543,7 @@ static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 /// `账号 admin / Abc@123`.
 static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|\busername|\buser|\blogin|\baccount)\s*[:=]?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,}))",
+        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|\busername|\buser|\blogin|\baccount)(?:\s+is|\s*[:=])?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,})|\b(?:use|used|uses|using)\s+([!-~]{4,})\s+(?:as|for)\s+(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:用|拿)\s*([!-~]{4,})\s*(?:作为|当作?|做)(?:[^,.。\n]{0,6}?)(?:密码|口令))",
     )
 });
 
@@ -640,6 +723,102 @@ const POLICY_WORDS: &[&str] = &[
     "window",
 ];
 
+/// Words between "password" and a colon that make the sentence a rule
+/// about passwords (`password length: 12`, `密码长度要求：12`).
+static GAP_POLICY_WORDS: WordSet = WordSet::new(&[
+    "policy",
+    "policies",
+    "rule",
+    "rules",
+    "requirement",
+    "requirements",
+    "length",
+    "strength",
+    "complexity",
+    "manager",
+    "managers",
+    "field",
+    "fields",
+    "expiry",
+    "expires",
+    "expiration",
+    "hint",
+    "format",
+    "prompt",
+    "minimum",
+    "maximum",
+    "min",
+    "max",
+    "history",
+    "rotation",
+    "must",
+    "needs",
+    "need",
+    "requires",
+    "required",
+    "characters",
+    "chars",
+    "digits",
+    "长度",
+    "要求",
+    "规则",
+    "策略",
+    "复杂度",
+    "有效期",
+    "过期",
+    "位数",
+    "次数",
+    "格式",
+    "提示",
+    "强度",
+    "周期",
+    "至少",
+    "最少",
+    "不少于",
+    "必须",
+    "包含",
+    "规范",
+    "字段",
+    "管理",
+]);
+
+/// Parts of an identifier built on a password word that make it no
+/// password (`password_hash`, `PIN_LENGTH`, `pwd-reset`).
+const IDENTIFIER_POLICY_PARTS: &[&str] = &[
+    "hash",
+    "hashed",
+    "salt",
+    "hint",
+    "policy",
+    "field",
+    "len",
+    "length",
+    "min",
+    "max",
+    "reset",
+    "expiry",
+    "expires",
+    "file",
+    "manager",
+    "rule",
+    "rules",
+    "strength",
+    "regex",
+    "pattern",
+    "label",
+    "input",
+    "prompt",
+    "placeholder",
+    "required",
+    "encoder",
+    "encrypt",
+    "encrypted",
+    "check",
+    "validator",
+    "form",
+    "page",
+];
+
 /// Length specifications after a number: `12 位`, `12 characters`.
 static LENGTH_SPEC: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
@@ -648,29 +827,40 @@ static LENGTH_SPEC: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn has_password(text: &str) -> bool {
-    PASSWORD_WORD
-        .find_iter(text)
-        .any(|m| password_follows(text, m.as_str(), m.end()))
-        || PASSWORD_BEFORE.captures_iter(text).any(|c| {
-            strong_value(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
-        })
-        || LOGIN_WITH.captures_iter(text).any(|c| {
-            let value = c
-                .get(1)
-                .or(c.get(2))
-                .or(c.get(3))
-                .map_or("", |m| m.as_str());
-            strong_value(trim_value(value))
-        })
+    PASSWORD_WORD.find_iter(text).any(|m| {
+        password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK)
+            || password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK_STRICT)
+    }) || PASSWORD_BEFORE.captures_iter(text).any(|c| {
+        strong_value(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+    }) || LOGIN_WITH.captures_iter(text).any(|c| {
+        let value = (1..c.len())
+            .find_map(|i| c.get(i))
+            .map_or("", |m| m.as_str());
+        strong_value(trim_value(value))
+    })
 }
 
 /// Whether a password value follows the password word that ends at `end`.
-fn password_follows(text: &str, word: &str, end: usize) -> bool {
+fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     let rest = &text[end..];
-    let link = PASSWORD_LINK.find(rest).map_or(0, |m| m.end());
+    let link = links.find(rest).map_or(0, |m| m.end());
     let linked = rest[..link].chars().any(|c| !c.is_whitespace());
+    if mentions(&rest[..link], &GAP_POLICY_WORDS) {
+        return false;
+    }
     let after_link = rest[link..].trim_start();
     let word = word.to_ascii_lowercase();
+    if word
+        .split(['_', '-'])
+        .any(|part| IDENTIFIER_POLICY_PARTS.contains(&part))
+    {
+        return false;
+    }
+    let word = word
+        .rsplit(['_', '-'])
+        .find(|part| PASSWORD_WORD.is_match(part))
+        .unwrap_or(&word)
+        .to_string();
     let numeric_only = matches!(
         word.as_str(),
         "otp" | "验证码" | "动态码" | "校验码" | "安全码"
@@ -688,6 +878,9 @@ fn password_follows(text: &str, word: &str, end: usize) -> bool {
     };
     let value = trim_value(&c[1]);
     let value_end = c.get(1).map_or(0, |m| m.end());
+    if !is_value_shaped(value) {
+        return false;
+    }
     let after_value = &after_link[value_end..];
     let short_word = matches!(word.as_str(), "pw" | "pass");
     if value.is_empty() || is_placeholder(value) {
@@ -705,13 +898,38 @@ fn password_follows(text: &str, word: &str, end: usize) -> bool {
         return false;
     }
     if short_word {
-        return rest[..link].contains([':', '=']) && value.len() >= 3;
+        return rest[..link].contains([':', '=']) && strong_value(value);
     }
     if linked {
         value.len() >= 3
     } else {
         value.len() >= 4 && strong_value(value)
     }
+}
+
+/// Something that can be a password: it holds a letter or digit, does not
+/// start like a path, an address or a list (`/PIN/passcode`, `@host`), and
+/// does not name another password word.
+fn is_value_shaped(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    value.bytes().any(|b| b.is_ascii_alphanumeric())
+        && !value.starts_with([
+            '/', '\\', '@', '|', '-', '>', '<', '{', '[', '}', ')', ']', '$', '%',
+        ])
+        && !matches!(
+            lower.as_str(),
+            "pin"
+                | "pins"
+                | "pass"
+                | "passcode"
+                | "passcodes"
+                | "password"
+                | "passwords"
+                | "pwd"
+                | "otp"
+                | "code"
+                | "codes"
+        )
 }
 
 /// `>=12`, `8-16`, `12+`: a length rule, not a password.

@@ -172,10 +172,15 @@ fn builtin(views: &Views) -> Option<Category> {
         .or_else(|| business::has_live_fact(&views.words).then_some(Category::LiveBusinessFact))
 }
 
-/// Compiles a built-in pattern; `\b` means an ASCII word boundary, so that a
-/// Chinese character next to a Latin word counts as a boundary.
+/// Compiles a built-in pattern. `\b` means an ASCII word boundary (so that
+/// a Chinese character next to a Latin word counts as a boundary) and a
+/// class `[\w…]` holds ASCII word characters (the view has folded the
+/// text; Unicode word classes make the automata much larger and slower).
 fn re(pattern: &str) -> Regex {
-    Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).expect("detector patterns are valid")
+    let ascii = pattern
+        .replace(r"\b", r"(?-u:\b)")
+        .replace(r"[\w", "[0-9A-Za-z_");
+    Regex::new(&ascii).expect("detector patterns are valid")
 }
 
 #[cfg(test)]
