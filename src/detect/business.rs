@@ -159,10 +159,10 @@ const STATUS_EN: &str = r"(?:approved|rejected|declined|pending|shipped|dispatch
 
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被))*";
-    let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
+    let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>单子|这单|那单|该单|审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经?|已被|刚|目前|现在|被)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
@@ -369,6 +369,10 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
         return !qty.is_empty();
     }
     let num = c.name("num").map_or("", |m| m.as_str());
+    // `$10^4$`, `${PRICE}`: mathematics and templates, not money.
+    if after.starts_with(['^', '_', '$', '{', '}']) {
+        return false;
+    }
     let sym_start = c.name("sym").map_or(0, |m| m.start());
     let glued = words[..sym_start]
         .chars()

@@ -14,7 +14,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// Who may be claimed to hold a privilege, in Chinese.
-const SUBJECT_ZH: &str = r"(?:我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?";
+const SUBJECT_ZH: &str = r"(?:我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?";
 
 /// Adverbs that may stand between subject and verb.
 const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
@@ -67,10 +67,12 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         compile(vec![
         // 我是系统管理员 / 用户在 LIMS 里是审批人 / 他属于审批组.
         format!(r"{s}{a}(?:是|为|系|任|作为|身为|担任|当|属于|乃|兼任|兼|在|加入了?|进了|被设为|被设置为|被任命为|被指定为|被加为)(?P<gap>[^,;。!?\n]{{0,14}}?){role}"),
+        // 我是部门经理，有审批权: the subject stated once, the right after a comma.
+        format!(r"{s}[^。;!?\n]{{0,20}}?,\s*{a}(?:有|拥有|具有|具备|持有|享有)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我有审批权限 / 用户拥有所有审批权限 / 他被授予了管理员角色.
         format!(r"{s}{a}(?:有|拥有|具有|具备|持有|获得了?|被授予了?|被赋予了?|被分配了?|分配了|开通了|已开通|已获得|已有|握有|掌握着?|享有|有着)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我可以直接审批 / 用户负责审批配方变更 / 他有权签发.
-        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?{act}(?P<next>.{{0,4}})"),
+        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去|最终|最后)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?{act}(?P<next>.{{0,4}})"),
         // 我的权限是最高级 / 用户的角色是管理员.
         format!(r"{s}的(?:权限|角色|身份|级别|权限级别|权限等级|账号类型|用户类型)(?:是|为|:|=)[^,;。!?\n]{{0,8}}?(?:{role}|最高|全部|所有|超级|无限制)"),
         // 我以管理员身份 / 他用 root 账号.
@@ -110,8 +112,12 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // I'm allowed to access production data / she is authorized to view salaries.
         format!(r"(?i){se}(?:\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+(?:have|has)\s+been){ae}\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|approved)\s+to\s+[a-z]+"),
         format!(r"(?i){se}{have}{ae}\s+(?:the\s+)?(?:permission|right|authority|clearance|authori[sz]ation|power)\s+to\s+[a-z]+"),
+        // I'm authorised for production / she is cleared.
+        format!(r"(?i){se}{be}{ae}\s+(?:fully\s+)?(?:authori[sz]ed|permitted|cleared|entitled)(?:\s+(?:for|on|in)\b|\s*[,.;]|\s*$)"),
         // I'm whitelisted for production / he is exempt from review.
         format!(r"(?i){se}{be}{ae}\s+(?:whitelisted|allowlisted|privileged|pre-approved|exempt\s+from\s+(?:approvals?|reviews?|sign-?off|qa))"),
+        // I'm the one who approves all recipe changes.
+        format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:approves|signs\s+off|authori[sz]es|releases|can\s+approve|can\s+sign)"),
         // I approve all recipe changes / she signs off releases.
         format!(r"(?i){se}{ae}\s+(?:approves?|sign(?:s)?\s+off(?:\s+on)?|authori[sz]es?)\s+(?:all|every|each|the|any|final|recipe|recipes|batch|batches|release|releases|POs?|purchase|purchases|change|changes|orders?|invoices?|payments?|requests?|budgets?|deviations?)\b"),
         // my role is approver / the user's access level is admin.
@@ -325,8 +331,6 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "how",
     "what",
     "which",
-    "who",
-    "whom",
     "why",
     "when",
     "whenever",
@@ -401,7 +405,10 @@ pub(crate) fn has_claim(words: &str) -> bool {
             let gap = c.name("gap").map_or("", |g| g.as_str());
             let next = c.name("next").map_or("", |g| g.as_str());
             let following = c.name("following").map_or("", |g| g.as_str());
+            let approve_of = m.as_str().to_ascii_lowercase().ends_with("approve")
+                && words[m.end()..].trim_start().starts_with("of ");
             !question
+                && !approve_of
                 && !is_not_a_claim(clause)
                 && !gap_breaks_claim(gap)
                 && !act_is_a_topic(next)

@@ -6,7 +6,8 @@
 //! only its raw form, so that full-width digits, zero-width characters,
 //! odd separators and Chinese numerals hide nothing. Then, in order:
 //! - [`credentials`]: private keys, vendor API keys and tokens, labelled
-//!   generated values, URLs and connection strings with secrets, passwords;
+//!   generated values, URLs and connection strings with secrets; then
+//!   [`passwords`]: passwords and PINs in any phrasing;
 //! - [`identifiers`]: e-mail addresses, national IDs, bank cards, phone
 //!   numbers — validated by checksums and libphonenumber, not shapes;
 //! - [`claims`]: permission and identity claims, first and third person;
@@ -24,6 +25,7 @@ mod claims;
 mod context;
 mod credentials;
 mod identifiers;
+mod passwords;
 mod view;
 
 pub use view::{digits_view, view};
