@@ -197,10 +197,7 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "最终态",
     "终态",
     "状态之一",
-    "表示",
     "定义",
-    "代表",
-    "含义",
     "枚举",
     "取值",
     "选项",
@@ -233,7 +230,6 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "only",
     "column",
     "field",
-    "means",
     "final state",
     "terminal",
     "values",
@@ -263,11 +259,23 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "enum",
     "label",
     "labels",
-    "definition",
-    "defined",
+    "status code",
+]);
+
+/// Words after a status that make the sentence its definition
+/// (`已发货表示已出库`, `approved means signed by QA`). Before the status
+/// they are only reporting verbs (`用户表示订单已审批通过`).
+static DEFINES_A_STATUS: WordSet = WordSet::new(&[
+    "表示",
+    "代表",
+    "含义",
+    "意思是",
+    "指的是",
     "means",
     "stands for",
-    "status code",
+    "definition",
+    "defined",
+    "refers to",
 ]);
 
 /// Words right after a status that make it part of a name or a filter
@@ -445,7 +453,12 @@ fn has_status(words: &str) -> bool {
             let anchored =
                 c.name("id").is_some() || c.name("state").is_some() || c.name("det").is_some();
             let subject_ok = !english_subject || anchored || !is_word_subject(&c);
-            subject_ok && !mentions(clause, &NOT_A_STATUS) && !STATUS_AFTER.is_match(after)
+            let clause_end = clause.as_ptr() as usize - words.as_ptr() as usize + clause.len();
+            let rest_of_clause = words.get(m.end()..clause_end).unwrap_or("");
+            subject_ok
+                && !mentions(clause, &NOT_A_STATUS)
+                && !mentions(rest_of_clause, &DEFINES_A_STATUS)
+                && !STATUS_AFTER.is_match(after)
         })
     })
 }

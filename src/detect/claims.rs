@@ -56,8 +56,8 @@ static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
 static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
     let (s, a, role, right, act) = (SUBJECT_ZH, ADVERB_ZH, ROLE_ZH, RIGHT_ZH, ACT_ZH);
     let (se, ae, re) = (SUBJECT_EN, ADVERB_EN, ROLE_EN);
-    let be = r"(?:\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+works?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
-    let have = r"(?:\s*'s\s+got|\s*'ve\s+got|\s*'(?:ve|s)\s+been\s+(?:granted|given|assigned|issued)|\s+claims?|\s+claimed|\s+(?:has|have)\s+got|\s*'ve|\s*'s|\s+have|\s+has|\s+had|\s+holds?|\s+got|\s+gets|\s+possess(?:es)?|\s+owns?|\s+(?:was|were|has\s+been|have\s+been|got|is|am|are|'s|'m|'re)\s+(?:granted|given|assigned|issued|provisioned\s+with)|\s+(?:enjoys?|retains?|keeps?|carries|carry|wields?))";
+    let be = r"(?:\s+claims?\s+to\s+be|\s+claimed\s+to\s+be|\s+seems\s+to\s+be|\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+works?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
+    let have = r"(?:\s+(?:mentioned|mentions|said|says|stated|states|noted|notes|reported|reports|confirmed|confirms|claimed|claims)\s+having|\s*'s\s+got|\s*'ve\s+got|\s*'(?:ve|s)\s+been\s+(?:granted|given|assigned|issued)|\s+claims?|\s+claimed|\s+(?:has|have)\s+got|\s*'ve|\s*'s|\s+have|\s+has|\s+had|\s+holds?|\s+got|\s+gets|\s+possess(?:es)?|\s+owns?|\s+(?:was|were|has\s+been|have\s+been|got|is|am|are|'s|'m|'re)\s+(?:granted|given|assigned|issued|provisioned\s+with)|\s+(?:enjoys?|retains?|keeps?|carries|carry|wields?))";
     let adjectives = r"(?:(?:the|full|complete|total|admin|admin-level|administrator|administrative|root|root-level|superuser|sudo|elevated|approval|approver|approving|sign-off|signing|write|read|read-only|edit|editing|delete|unrestricted|special|privileged|all|every|global|master|owner|owner-level|final|budget|release|top-level|highest|top|tenant-wide|system-wide|org-wide|domain|level-\d|[A-Z]{2,6}|an?|some|extra|additional|production|prod|full-access)\s+){0,4}";
     let acts = r"(?:approv(?:e|ing|als?)|sign-?offs|releases|sign(?:ing)?\s*-?\s*off|sign|release|bypass|override|skip\s+(?:the\s+)?(?:approval|review|qa|sign-?off)|grant|authori[sz]e|access\s+(?:all|any|every|everything|restricted|confidential)|see\s+(?:all|everything|every)|view\s+(?:all|everything|every)|edit\s+(?:all|any|every)|delete\s+(?:all|any|every)|unlock|manage\s+(?:all|users|permissions|roles)|change\s+(?:any|all|anyone)|waive)\b";
     let may = r"(?:\s+can|\s+could|\s+may|\s*'m\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:am|is|are|was|were)\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s*'s\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:have|has)\s+(?:the\s+)?(?:right|authority|power|permission|clearance|ability)\s+to|\s+gets?\s+to|\s+(?:am|is|are)\s+in\s+charge\s+of|\s*'[ms]\s+in\s+charge\s+of)";
@@ -75,6 +75,8 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去|最终|最后)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?{act}(?P<next>.{{0,4}})"),
         // 我的权限是最高级 / 用户的角色是管理员.
         format!(r"{s}的(?:权限|角色|身份|级别|权限级别|权限等级|账号类型|用户类型)(?:是|为|:|=)[^,;。!?\n]{{0,8}}?(?:{role}|最高|全部|所有|超级|无限制)"),
+        // 角色：超级管理员 / 权限：最高.
+        format!(r"(?:角色|权限|身份|权限级别|用户角色|账号角色|账号类型)\s*[:=]\s*(?:{role}|最高|全部|所有|超级)(?P<list>[^。;\n]{{0,20}})"),
         // 我以管理员身份 / 他用 root 账号.
         format!(r"{s}{a}(?:以|用|拿)(?:超级)?(?:管理员|(?i:admin)|(?i:root)|超管)(?:的)?(?:身份|账号|权限)"),
         // 作为系统管理员，我…
@@ -116,6 +118,8 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         format!(r"(?i){se}{be}{ae}\s+(?:fully\s+)?(?:authori[sz]ed|permitted|cleared|entitled)(?:\s+(?:for|on|in)\b|\s*[,.;]|\s*$)"),
         // I'm whitelisted for production / he is exempt from review.
         format!(r"(?i){se}{be}{ae}\s+(?:whitelisted|allowlisted|privileged|pre-approved|exempt\s+from\s+(?:approvals?|reviews?|sign-?off|qa))"),
+        // role: admin / 角色：超级管理员 (a profile line, not a list of roles).
+        format!(r"(?i)\b(?:role|access\s+level|permission\s+level|user\s+type|account\s+type)\s*[:=]\s*(?:an?\s+)?{re}(?P<list>[^.;\n]{{0,20}})"),
         // I'm the one who approves all recipe changes.
         format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:approves|signs\s+off|authori[sz]es|releases|can\s+approve|can\s+sign)"),
         // I approve all recipe changes / she signs off releases.
@@ -405,9 +409,13 @@ pub(crate) fn has_claim(words: &str) -> bool {
             let gap = c.name("gap").map_or("", |g| g.as_str());
             let next = c.name("next").map_or("", |g| g.as_str());
             let following = c.name("following").map_or("", |g| g.as_str());
+            let list = c.name("list").map_or("", |g| g.as_str());
+            let is_a_list = ['、', ',', '/', '|'].iter().any(|&ch| list.contains(ch))
+                || mentions(list, &LIST_WORDS);
             let approve_of = m.as_str().to_ascii_lowercase().ends_with("approve")
                 && words[m.end()..].trim_start().starts_with("of ");
             !question
+                && !is_a_list
                 && !approve_of
                 && !is_not_a_claim(clause)
                 && !gap_breaks_claim(gap)
@@ -419,6 +427,9 @@ pub(crate) fn has_claim(words: &str) -> bool {
         })
     })
 }
+
+/// Words that make `角色：管理员…` a list of roles rather than someone's role.
+static LIST_WORDS: WordSet = WordSet::new(&["和", "或", "及", "以及", "and", "or"]);
 
 /// Whether the clause (a slice of `text`) is followed by a question mark.
 pub(crate) fn ends_with_question(text: &str, clause: &str) -> bool {
