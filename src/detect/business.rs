@@ -282,7 +282,7 @@ static DEFINES_A_STATUS: WordSet = WordSet::new(&[
 /// (`完成率`, `已发货的订单`, `closed tickets`).
 static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^\s*(?:地址|方式|计划|安排|通知|仓|人员|的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
+        r"(?i)^\s*(?:地|方式|计划|安排|通知|仓|人员|的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
     )
 });
 

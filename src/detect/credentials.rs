@@ -247,13 +247,14 @@ fn secret_param(name: &str, value: &str) -> bool {
     }
 }
 
-/// A value with a key word before it (same line, up to 40 characters) or
-/// right after it, and no digest word directly before it.
+/// A value with a key word before it (same sentence, up to 40 characters)
+/// or right after it, and no digest word directly before it.
 fn labelled(words: &str, start: usize, end: usize) -> bool {
-    let line_start = words[..start].rfind('\n').map_or(0, |i| i + 1);
-    let before = tail(&words[line_start..start], 40);
+    let ends_sentence = |c: char| matches!(c, '\n' | ';' | '。' | '!' | '?');
+    let sentence_start = words[..start].rfind(ends_sentence).map_or(0, |i| i + 1);
+    let before = tail(&words[sentence_start..start], 40);
     let after = head(&words[end..], 24);
-    let after = after.split('\n').next().unwrap_or("");
+    let after = after.split(ends_sentence).next().unwrap_or("");
     let near_before = tail(before, 14);
     if DIGEST_LABEL.is_match(near_before) && !SECRET_LABEL.is_match(near_before) {
         return false;

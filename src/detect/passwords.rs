@@ -44,7 +44,10 @@ static EXPLICIT_LINK: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The value: printable ASCII without spaces, possibly quoted.
-static PASSWORD_VALUE: LazyLock<Regex> = LazyLock::new(|| super::re(r#"^["'「『(\[]?([!-~]+)"#));
+/// It starts with a letter, a digit or a symbol passwords start with, not
+/// with punctuation that ends a sentence (`重置密码；the price…`).
+static PASSWORD_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r#"^["'「『(\[]?([A-Za-z0-9!@#%^&*_+~][!-~]*)"#));
 
 /// A quoted non-ASCII value after an explicit link (`口令是"芝麻开门"`).
 static QUOTED_VALUE: LazyLock<Regex> =
@@ -53,7 +56,7 @@ static QUOTED_VALUE: LazyLock<Regex> =
 /// The value before the word: `hunter2 is my password`, `Abc@123 是我的密码`.
 static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:^|[\s:：,])([!-~]{4,})\s*(?:(?:is|was)\s+(?:my|his|her|their|our|the|the user's|your)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:是|就是|为)(?:我|他|她|用户|你|我们)?的?[^,.。\n]{0,10}?(?:密码|口令))",
+        r"(?i)(?:^|[\s:：,])([!-~]{4,})\s*(?:(?:is|was)\s+(?:my|his|her|their|our|the|the user's|your)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:是|就是|为)(?:我|他|她|用户|你|我们)?的?[^,.。;!?\n]{0,10}?(?:密码|口令))",
     )
 });
 
