@@ -5,20 +5,21 @@
 //! They read a *detection view* of the text ([`view`], [`digits_view`]), not
 //! only its raw form, so that full-width digits, zero-width characters,
 //! odd separators and Chinese numerals hide nothing. Then, in order:
-//! - [`credentials`]: private keys, vendor API keys and tokens, labelled
+//! - `credentials`: private keys, vendor API keys and tokens, labelled
 //!   generated values, URLs and connection strings with secrets; then
-//!   [`passwords`]: passwords and PINs in any phrasing;
-//! - [`identifiers`]: e-mail addresses, national IDs, bank cards, phone
+//!   `passwords`: passwords and PINs in any phrasing;
+//! - `identifiers`: e-mail addresses, national IDs, bank cards, phone
 //!   numbers — validated by checksums and libphonenumber, not shapes;
-//! - [`claims`]: permission and identity claims, first and third person;
-//! - [`business`]: live prices, stock levels and order/approval statuses;
+//! - `claims`: permission and identity claims, first and third person;
+//! - `business`: live prices, stock levels and order/approval statuses;
 //! - the operator's own patterns (`never_store.extra`, spec §9).
 //!
 //! They lean towards refusing: a memory not kept costs one repeated
 //! explanation, a secret kept costs far more. The corpus in
 //! `tests/data/never_store.jsonl` pins both directions, including ordinary
 //! R&D text (temperatures, standard numbers, dates, batch codes, file names,
-//! code identifiers) that must pass. The module is pure: no IO.
+//! code identifiers) that must pass. The module is pure: no IO. A scan of a
+//! 200-character text costs tens of microseconds (release build).
 
 mod business;
 mod claims;
