@@ -7,13 +7,13 @@
 //! `show the price column last`), conditions (`订单状态为已发货时通知我`),
 //! budgets, counts of tokens, recipe quantities.
 
-use super::context::{clause_of, mentions};
+use super::context::{WordSet, clause_of, mentions};
 use regex::{Captures, Regex};
 use std::sync::LazyLock;
 
 /// A quantity: Arabic digits (with thousands commas and decimals) or
 /// Chinese numerals (三百, 二十三点五, 几百), with an optional magnitude.
-const QTY: &str = r"(?:\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿几半]+(?:点[零〇一二三四五六七八九]+)?)\s*(?:万|千|百|亿|k|K|w|W)?";
+const QTY: &str = r"(?:\d+(?:,\d{3})*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿几半]+(?:点[零〇一二三四五六七八九]+)?)\s*(?:万|千|百|亿|k|K|w|W)?";
 
 /// Money units, Chinese and English.
 const MONEY: &str = r"(?:元|块钱|块|毛钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|(?i:rmb|cny|usd|eur|gbp|jpy|yuan|dollars?|euros?|bucks)\b)";
@@ -39,13 +39,15 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 单价是 23.5 / 现在单价二十三块五 / 采购价这周涨到了 25 元.
         format!(r"(?:价格|单价|售价|报价|采购价|收购价|成本价|进价|出厂价|批发价|零售价|市场价|现价|价钱|价位|卖价|买价|到岸价|离岸价|挂牌价|结算价|合同价|中标价|均价|行情价|开价|要价|标价){filler}\s*{cur}\s*(?P<amount>{QTY})(?P<after>.{{0,8}})"),
         // 23.5 元/kg, 9800 元一吨, $4.20 per litre.
-        format!(r"(?i)(?P<amount>{cur}\s*{QTY})\s*{MONEY}?\s*(?:/|每|一|per\s+|a\s+|an\s+)\s*{PER_UNIT}"),
+        format!(r"(?i)(?P<amount>[¥$€£]\s*{QTY}|{QTY}\s*{MONEY}|(?:rmb|cny|usd|eur)\s?{QTY})\s*(?:/|每|一|per\s+|a\s+|an\s+)\s*{PER_UNIT}"),
+        // 12000 一吨 / 1,050 a tonne: an amount per unit of weight is a price even without a currency.
+        format!(r"(?i)(?P<amount>{QTY})\s*(?:/|每|一|per\s+|a\s+|an\s+)\s*(?:吨|公斤|千克|斤|(?:kg|ton|tonne|t)\b)"),
         // 一公斤 23 块, 每吨 9800 元.
         format!(r"(?:每|一)(?:公斤|千克|吨|斤|箱|袋|件|桶|瓶){filler}\s*{cur}\s*(?P<amount>{QTY})\s*{MONEY}"),
         // the price is 4.20 / WPC80 is priced at 9.5 / the current price of SMP is 23.5.
-        format!(r"(?i)\b(?:price|prices|unit\s+price|unit\s+cost|priced|pricing|quote|quoted|quotes|list\s+price|spot\s+price|market\s+price|selling\s+price|purchase\s+price)\b(?:\s+(?:of|for)\s+[\w\s\-]{{1,30}}?)?(?:\s+(?:is|are|was|were|now|currently|today|stands\s+at|has\s+risen\s+to|has\s+gone\s+up\s+to|rose\s+to|went\s+up\s+to|dropped\s+to|fell\s+to|increased\s+to|decreased\s+to|at|of|for|to|around|about|roughly|just|only|:|=))*\s*{cur}\s*(?P<amount>\d[\d,]*(?:\.\d+)?)(?P<after>.{{0,10}})"),
+        format!(r"(?i)\b(?:price|prices|unit\s+price|unit\s+cost|priced|pricing|quote|quoted|quotes|list\s+price|spot\s+price|market\s+price|selling\s+price|purchase\s+price)\b(?:\s+(?:of|for)\s+[\w\s\-]{{1,30}}?)?(?:\s+(?:is|are|was|were|now|currently|today|stands\s+at|has\s+risen\s+to|has\s+gone\s+up\s+to|rose\s+to|went\s+up\s+to|dropped\s+to|fell\s+to|increased\s+to|decreased\s+to|came\s+in\s+at|at|of|for|to|around|about|roughly|just|only)|\s*[:=])*\s*{cur}\s*(?P<amount>\d+(?:,\d{{3}})*(?:\.\d+)?)(?P<after>.{{0,10}})"),
         // whey costs $1200 a ton / it sells for 30 dollars.
-        format!(r"(?i)\b(?:costs?|costing|sells?|selling|sold|going|trading|offered|bid)\s+(?:(?:for|at|us|about|around|roughly|only|just)\s+)*(?P<amount>(?:[¥$€£]|US\$|(?:rmb|cny|usd|eur)\s?)\s*\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s*{MONEY})"),
+        format!(r"(?i)\b(?:costs?|costing|sells?|selling|sold|going|trading|offered|bid)\s+(?:(?:for|at|us|about|around|roughly|only|just)\s+)*(?P<amount>(?:[¥$€£]|US\$|(?:rmb|cny|usd|eur)\s?)\s*\d+(?:,\d{{3}})*(?:\.\d+)?|\d+(?:,\d{{3}})*(?:\.\d+)?\s*{MONEY})"),
     ]
     .iter()
     .map(|p| super::re(p))
@@ -55,12 +57,12 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// A bare money amount: `¥23.5`, `$1,200`, `300 元`, `20 dollars`.
 static MONEY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(&format!(
-        r"(?i)(?:(?P<sym>[¥$€£]|US\$)\s?(?P<num>\d[\d,]*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b))(?P<after>.{{0,3}})"
+        r"(?i)(?:(?P<sym>[¥$€£]|US\$)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b))(?P<after>.{{0,3}})"
     ))
 });
 
 /// Budgets, funding and pay: money that is no live price.
-const NOT_A_PRICE: &[&str] = &[
+static NOT_A_PRICE: WordSet = WordSet::new(&[
     "预算",
     "经费",
     "资助",
@@ -93,27 +95,38 @@ const NOT_A_PRICE: &[&str] = &[
     "显示",
     "show",
     "display",
-];
+]);
 
 static STOCK: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler = r"(?:\s*(?:还有|还剩|剩下|剩余|剩|只有|只剩|仅剩|仅有|有|是|为|:|=|不到|不足|约|大概|大约|现在|目前|当前|就|才|已经|已|只|还|共|一共|总共|合计|降到了?|减少到|掉到|了|的|都|也|就剩|仅))*";
     [
         // 库存还剩三百箱 / 仓库里还有 20 吨乳清粉 / 库存: 1200.
         format!(r"(?:库存|存货|现货|余量|余货|结存|在库|库里|仓库里?|仓里|货架上|冷库里?|库房里?|库存量|库存数|可用库存|实际库存|账面库存)(?:量|数量|数)?{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})?(?P<after>.{{0,8}})"),
+        // 库存：WPC80 共 18 袋 (an item named between the word and the amount).
+        format!(r"(?:库存|存货|现货|余量|结存|在库|库里|仓库里?|仓里|冷库里?|库房里?){filler}\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
         // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
         format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
-        r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels)|\s*[:=])+\s*(?P<amount>\d[\d,]*(?:\.\d+)?)(?P<after>.{0,10})".to_string(),
+        r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string(),
+        // we're down to 6 drums / the warehouse has 40 pallets.
+        r"(?i)\b(?:we|they|there|the\s+(?:warehouse|plant|store|site|cold\s+store|dc))(?:'re|\s+(?:is|are)|\s+are|'ve|\s+have|\s+has|\s+still\s+have|\s+only\s+have|\s+got)?(?:\s+(?:got|down\s+to|left\s+with|only|just|about|around|still))*\s+(?P<amount>\d[\d,.]*)\s*(?:k\s+)?(?:kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b(?P<after>.{0,16})".to_string(),
         // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
-        r"(?i)\b(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?:k\s+)?(?:units?|pcs|pieces|kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|l|totes|sacks|barrels|crates|cans|jars|rolls|packs)?\s+(?:of\s+[\w\s\-]{1,25}?\s+)?(?:left\s+in\s+stock|left|remaining|in\s+stock|on\s+hand|in\s+the\s+warehouse|in\s+inventory|in\s+the\s+cold\s+store|available\s+in\s+stock|in\s+storage)\b".to_string(),
+        r"(?i)\b(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:k\s+)?(?:units?|pcs|pieces|kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|l|totes|sacks|barrels|crates|cans|jars|rolls|packs)?\s+(?:of\s+[\w\s\-]{1,25}?\s+)?(?:left\s+in\s+stock|left|remaining|in\s+stock|on\s+hand|in\s+the\s+warehouse|in\s+inventory|in\s+the\s+cold\s+store|available\s+in\s+stock|in\s+storage)\b".to_string(),
     ]
     .iter()
     .map(|p| super::re(p))
     .collect()
 });
 
+/// Out of stock, stated as now.
+static STOCK_OUT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:断货|缺货|没货|售罄|无库存|零库存|库存为零|库存清零|卖完了|用完了|\bout\s+of\s+stock\b|\bsold\s+out\b|\bstocked\s+out\b|\bon\s+back-?order\b)",
+    )
+});
+
 /// Words around a remaining quantity that make it a task (`还有 3 袋要加`).
-const NOT_STOCK: &[&str] = &[
+static NOT_STOCK: WordSet = WordSet::new(&[
     "要",
     "需要",
     "待",
@@ -138,22 +151,22 @@ const NOT_STOCK: &[&str] = &[
     "to add",
     "per",
     "每",
-];
+]);
 
-const STATUS_ZH: &str = r"(?:审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
+const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
 
-const STATUS_EN: &str = r"(?:approved|rejected|declined|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+approval|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late)\b";
+const STATUS_EN: &str = r"(?:approved|rejected|declined|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+approval|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被))*";
-    let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
+    let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>单子|这单|那单|该单|审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经?|已被|刚|目前|现在|被)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
-        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
+        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
     ]
@@ -164,7 +177,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 /// Words in a clause that make a status a definition, a condition, a
 /// filter or a formatting wish rather than a current value.
-const NOT_A_STATUS: &[&str] = &[
+static NOT_A_STATUS: WordSet = WordSet::new(&[
     "如果",
     "若",
     "假如",
@@ -184,10 +197,7 @@ const NOT_A_STATUS: &[&str] = &[
     "最终态",
     "终态",
     "状态之一",
-    "表示",
     "定义",
-    "代表",
-    "含义",
     "枚举",
     "取值",
     "选项",
@@ -220,7 +230,6 @@ const NOT_A_STATUS: &[&str] = &[
     "only",
     "column",
     "field",
-    "means",
     "final state",
     "terminal",
     "values",
@@ -250,24 +259,61 @@ const NOT_A_STATUS: &[&str] = &[
     "enum",
     "label",
     "labels",
-    "definition",
-    "defined",
+    "status code",
+]);
+
+/// Words after a status that make the sentence its definition
+/// (`已发货表示已出库`, `approved means signed by QA`). Before the status
+/// they are only reporting verbs (`用户表示订单已审批通过`).
+static DEFINES_A_STATUS: WordSet = WordSet::new(&[
+    "表示",
+    "代表",
+    "含义",
+    "意思是",
+    "指的是",
     "means",
     "stands for",
-    "status code",
-];
+    "definition",
+    "defined",
+    "refers to",
+]);
 
 /// Words right after a status that make it part of a name or a filter
 /// (`完成率`, `已发货的订单`, `closed tickets`).
 static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^\s*(?:的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
+        r"(?i)^\s*(?:地|方式|计划|安排|通知|仓|人员|的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
     )
 });
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
-    has_price(words) || has_stock(words) || has_status(words)
+    (PRICE_TRIGGERS.is_match(words) && has_price(words))
+        || (STOCK_TRIGGERS.is_match(words) && has_stock(words))
+        || (STATUS_TRIGGERS.is_match(words) && has_status(words))
 }
+
+/// Words or signs every price pattern needs one of: a price word, a money
+/// unit or sign, a per-weight rate. One literal search spares the patterns
+/// on texts without any. Keep these in step with the patterns.
+static PRICE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b",
+    )
+});
+
+/// Words every stock pattern needs one of.
+static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)库|存|仓|货|剩|有|stock|inventor|hand|left|remaining|warehouse|storage|cold\s+store|sold\s+out|back-?order|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
+    )
+});
+
+/// Words every status pattern needs one of: the status itself.
+static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced",
+    )
+});
 
 fn has_price(words: &str) -> bool {
     let priced = PRICES.iter().any(|r| {
@@ -276,17 +322,34 @@ fn has_price(words: &str) -> bool {
             !NOT_AN_AMOUNT.is_match(after) && !is_not_a_price(words, &c) && has_digitish(&c)
         })
     });
-    priced || MONEY_AMOUNT.captures_iter(words).any(|c| money_is_a_price(words, &c))
+    priced
+        || MONEY_AMOUNT
+            .captures_iter(words)
+            .any(|c| money_is_a_price(words, &c))
 }
 
+/// The amount is a number: Arabic digits, or Chinese numerals with a
+/// magnitude (`三百`) or followed by a unit (`五块`, `三箱`), so that `一律`
+/// or `一直` is no amount.
 fn has_digitish(c: &Captures) -> bool {
-    c.name("amount").is_none_or(|m| !m.as_str().trim().is_empty())
+    c.name("amount").is_none_or(|m| {
+        let amount = m.as_str().trim();
+        let after = c.name("after").map_or("", |a| a.as_str()).trim_start();
+        let unit = c.name("unit").is_some();
+        !amount.is_empty()
+            && (amount.bytes().any(|b| b.is_ascii_digit())
+                || amount.chars().any(|ch| "十百千万亿".contains(ch))
+                || unit
+                || after.starts_with([
+                    '块', '元', '毛', '角', '钱', '箱', '袋', '吨', '斤', '桶', '瓶', '件', '包',
+                    '盒', '托',
+                ]))
+    })
 }
 
 fn is_not_a_price(words: &str, c: &Captures) -> bool {
-    // Group 0 is the whole match: every capture has it.
     let m = c.get(0).expect("group 0");
-    mentions(clause_of(words, m.start(), m.end()), NOT_A_PRICE)
+    mentions(clause_of(words, m.start(), m.end()), &NOT_A_PRICE)
 }
 
 /// A money amount counts as a live price unless it is a budget or pay, or
@@ -314,6 +377,10 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
         return !qty.is_empty();
     }
     let num = c.name("num").map_or("", |m| m.as_str());
+    // `$10^4$`, `${PRICE}`: mathematics and templates, not money.
+    if after.starts_with(['^', '_', '$', '{', '}']) {
+        return false;
+    }
     let sym_start = c.name("sym").map_or(0, |m| m.start());
     let glued = words[..sym_start]
         .chars()
@@ -322,39 +389,63 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
     !glued && (num.len() >= 2 || num.contains('.'))
 }
 
+/// Words that make "out of stock" a topic or a rule rather than a fact.
+static NOT_OUT_OF_STOCK: WordSet = WordSet::new(&[
+    "预警",
+    "风险",
+    "规则",
+    "怎么办",
+    "处理",
+    "如何",
+    "risk",
+    "alert",
+    "rule",
+    "policy",
+    "handle",
+    "avoid",
+    "prevent",
+]);
+
+/// Words that make a stock number a threshold or a condition.
+static NOT_A_STOCK_LEVEL: WordSet = WordSet::new(&[
+    "预警",
+    "阈值",
+    "安全库存",
+    "threshold",
+    "reorder point",
+    "safety stock",
+    "如果",
+    "if",
+    "when",
+    "?",
+    "吗",
+]);
+
 fn has_stock(words: &str) -> bool {
-    STOCK.iter().any(|r| {
-        r.captures_iter(words).any(|c| {
-            // Group 0 is the whole match: every capture has it.
-            let m = c.get(0).expect("group 0");
-            let after = c.name("after").map_or("", |m| m.as_str());
-            let clause = clause_of(words, m.start(), m.end());
-            !NOT_AN_AMOUNT.is_match(after)
-                && !mentions(after, NOT_STOCK)
-                && !mentions(
-                    clause,
-                    &[
-                        "预警",
-                        "阈值",
-                        "安全库存",
-                        "threshold",
-                        "reorder point",
-                        "safety stock",
-                        "如果",
-                        "if",
-                        "when",
-                        "?",
-                        "吗",
-                    ],
-                )
+    let out_of_stock = STOCK_OUT.find_iter(words).any(|m| {
+        let clause = clause_of(words, m.start(), m.end());
+        let after = &words[m.end()..];
+        !mentions(clause, &NOT_A_STATUS)
+            && !mentions(clause, &NOT_OUT_OF_STOCK)
+            && !after.trim_start().starts_with(['的', '率', '时'])
+    });
+    out_of_stock
+        || STOCK.iter().any(|r| {
+            r.captures_iter(words).any(|c| {
+                let m = c.get(0).expect("group 0");
+                let after = c.name("after").map_or("", |m| m.as_str());
+                let clause = clause_of(words, m.start(), m.end());
+                !NOT_AN_AMOUNT.is_match(after)
+                    && has_digitish(&c)
+                    && !mentions(after, &NOT_STOCK)
+                    && !mentions(clause, &NOT_A_STOCK_LEVEL)
+            })
         })
-    })
 }
 
 fn has_status(words: &str) -> bool {
     STATUSES.iter().any(|r| {
         r.captures_iter(words).any(|c| {
-            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let clause = clause_of(words, m.start(), m.end());
             let after = c.name("after").map_or("", |m| m.as_str());
@@ -362,7 +453,12 @@ fn has_status(words: &str) -> bool {
             let anchored =
                 c.name("id").is_some() || c.name("state").is_some() || c.name("det").is_some();
             let subject_ok = !english_subject || anchored || !is_word_subject(&c);
-            subject_ok && !mentions(clause, NOT_A_STATUS) && !STATUS_AFTER.is_match(after)
+            let clause_end = clause.as_ptr() as usize - words.as_ptr() as usize + clause.len();
+            let rest_of_clause = words.get(m.end()..clause_end).unwrap_or("");
+            subject_ok
+                && !mentions(clause, &NOT_A_STATUS)
+                && !mentions(rest_of_clause, &DEFINES_A_STATUS)
+                && !STATUS_AFTER.is_match(after)
         })
     })
 }
@@ -370,7 +466,8 @@ fn has_status(words: &str) -> bool {
 /// An English subject with neither an id, nor "status", nor a determiner
 /// (`order shipped`), which is too weak on its own.
 fn is_word_subject(c: &Captures) -> bool {
-    c.name("subject").is_some_and(|s| s.as_str().chars().any(|ch| ch.is_ascii_lowercase()))
+    c.name("subject")
+        .is_some_and(|s| s.as_str().chars().any(|ch| ch.is_ascii_lowercase()))
 }
 
 #[cfg(test)]

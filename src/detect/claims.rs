@@ -9,18 +9,18 @@
 //! conditions about permissions ("我有一个关于权限的问题", "I need admin
 //! rights", "I don't have access", "when the user is an admin, …").
 
-use super::context::{clause_around, mentions};
+use super::context::{WordSet, clause_around, mentions};
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// Who may be claimed to hold a privilege, in Chinese.
-const SUBJECT_ZH: &str = r"(?:我们|我|自己|本人|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:的(?:账号|账户|帐号|用户|角色))?";
+const SUBJECT_ZH: &str = r"(?:我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?";
 
 /// Adverbs that may stand between subject and verb.
-const ADVERB_ZH: &str = r"(?:自称|声称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
+const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
 
 /// Privileged roles, in Chinese (and the English words Chinese text uses).
-const ROLE_ZH: &str = r"(?:(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|最终审批人|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba))";
+const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba))";
 
 /// Rights, access and authority, in Chinese.
 const RIGHT_ZH: &str = r"(?:权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
@@ -35,25 +35,48 @@ const SUBJECT_EN: &str = r"(?:\bI\b|\bwe\b|\b(?:the|this|that|our|current|same)\
 const ADVERB_EN: &str = r"(?:\s+(?:also|already|now|currently|still|actually|really|officially|definitely|just|basically|effectively|technically|both|all|personally)){0,2}";
 
 /// Privileged roles, in English.
-const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|super[ -]?users?|sysadmins?|root(?:\s+user)?|approvers?|approving\s+(?:authority|manager|officer)|approval\s+(?:authority|owner|manager)|sign[ -]?off\s+authority|(?:authori[sz]ed\s+)?signator(?:y|ies)|authori[sz]ers?|release\s+authority|(?:tenant|workspace|account|system|org(?:anization)?)\s+owners?|owners?\s+of\s+the\s+(?:tenant|workspace|account|system|org)|global\s+admins?|domain\s+admins?|dba|privileged\s+users?|sudoers?)\b";
+const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|super[ -]?users?|sysadmins?|root(?:\s+user)?|approvers?|approving\s+(?:authority|manager|officer)|approval\s+(?:authority|owner|manager)|sign[ -]?off\s+authority|(?:authori[sz]ed\s+)?signator(?:y|ies)|authori[sz]ers?|release\s+authority|(?:tenant|workspace|account|system|org(?:anization)?)\s+owners?|owners?\s+of\s+(?:the|this|our|that)\s+(?:tenant|workspace|account|system|org|organi[sz]ation|instance|server|database|subscription)|global\s+admins?|domain\s+admins?|dba|privileged\s+users?|sudoers?)\b";
 
-static CLAIMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+/// Words every claim pattern needs one of (roles, rights, acts of
+/// authority, modals of permission), for the Chinese patterns and for the
+/// English ones. Most texts hold none, and one literal search then spares
+/// the claim patterns, whose wide classes make them slow to run over a
+/// whole text. Keep them in step with the patterns below.
+static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
+    [
+        super::re(
+            r"(?i)管理|超管|超级|权|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|特许|角色|身份|级别|类型|拍板|决定|root|admin|sudo|dba|owner",
+        ),
+        super::re(
+            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super\s*user|wheel|final\s+say",
+        ),
+    ]
+});
+
+static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
     let (s, a, role, right, act) = (SUBJECT_ZH, ADVERB_ZH, ROLE_ZH, RIGHT_ZH, ACT_ZH);
     let (se, ae, re) = (SUBJECT_EN, ADVERB_EN, ROLE_EN);
-    let be = r"(?:\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+works?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
-    let have = r"(?:\s*'ve|\s*'s|\s+have|\s+has|\s+had|\s+holds?|\s+got|\s+gets|\s+possess(?:es)?|\s+owns?|\s+(?:was|were|has\s+been|have\s+been|got|is|am|are|'s|'m|'re)\s+(?:granted|given|assigned|issued|provisioned\s+with)|\s+(?:enjoys?|retains?|keeps?|carries|carry|wields?))";
+    let be = r"(?:\s+claims?\s+to\s+be|\s+claimed\s+to\s+be|\s+seems\s+to\s+be|\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+works?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
+    let have = r"(?:\s+(?:mentioned|mentions|said|says|stated|states|noted|notes|reported|reports|confirmed|confirms|claimed|claims)\s+having|\s*'s\s+got|\s*'ve\s+got|\s*'(?:ve|s)\s+been\s+(?:granted|given|assigned|issued)|\s+claims?|\s+claimed|\s+(?:has|have)\s+got|\s*'ve|\s*'s|\s+have|\s+has|\s+had|\s+holds?|\s+got|\s+gets|\s+possess(?:es)?|\s+owns?|\s+(?:was|were|has\s+been|have\s+been|got|is|am|are|'s|'m|'re)\s+(?:granted|given|assigned|issued|provisioned\s+with)|\s+(?:enjoys?|retains?|keeps?|carries|carry|wields?))";
     let adjectives = r"(?:(?:the|full|complete|total|admin|admin-level|administrator|administrative|root|root-level|superuser|sudo|elevated|approval|approver|approving|sign-off|signing|write|read|read-only|edit|editing|delete|unrestricted|special|privileged|all|every|global|master|owner|owner-level|final|budget|release|top-level|highest|top|tenant-wide|system-wide|org-wide|domain|level-\d|[A-Z]{2,6}|an?|some|extra|additional|production|prod|full-access)\s+){0,4}";
-    let acts = r"(?:approv(?:e|ing)|sign(?:ing)?\s*-?\s*off|sign|release|bypass|override|skip\s+(?:the\s+)?(?:approval|review|qa|sign-?off)|grant|authori[sz]e|access\s+(?:all|any|every|everything|restricted|confidential)|see\s+(?:all|everything|every)|view\s+(?:all|everything|every)|edit\s+(?:all|any|every)|delete\s+(?:all|any|every)|unlock|manage\s+(?:all|users|permissions|roles)|change\s+(?:any|all|anyone)|waive)\b";
-    let may = r"(?:\s+can|\s+could|\s+may|\s*'m\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:am|is|are|was|were)\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s*'s\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:have|has)\s+(?:the\s+)?(?:right|authority|power|permission|clearance|ability)\s+to|\s+gets?\s+to|\s+(?:am|is|are)\s+in\s+charge\s+of)";
+    let acts = r"(?:approv(?:e|ing|als?)|sign-?offs|releases|sign(?:ing)?\s*-?\s*off|sign\s+(?:for\s+)?(?:the\s+)?(?:release|coa|certificate|batch\s+record|approval|deviation)s?|release|bypass|override|skip\s+(?:the\s+)?(?:approval|review|qa|sign-?off)|grant|authori[sz]e|access\s+(?:all|any|every|everything|restricted|confidential)|see\s+(?:all|everything|every)|view\s+(?:all|everything|every)|edit\s+(?:all|any|every)|delete\s+(?:all|any|every)|unlock|manage\s+(?:all|users|permissions|roles)|change\s+(?:any|all|anyone)|waive)\b";
+    let may = r"(?:\s+can|\s+could|\s+may|\s*'m\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:am|is|are|was|were)\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s*'s\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|able)\s+to|\s+(?:have|has)\s+(?:the\s+)?(?:right|authority|power|permission|clearance|ability)\s+to|\s+gets?\s+to|\s+(?:am|is|are)\s+in\s+charge\s+of|\s*'[ms]\s+in\s+charge\s+of)";
+    let compile = |patterns: Vec<String>| patterns.iter().map(|p| super::re(p)).collect::<Vec<_>>();
     [
+        // Chinese.
+        compile(vec![
         // 我是系统管理员 / 用户在 LIMS 里是审批人 / 他属于审批组.
-        format!(r"{s}{a}(?:是|作为|身为|担任|当|属于|乃|兼任|兼|在|加入了?|进了|被设为|被设置为|被任命为|被指定为|被加为)(?P<gap>[^,;。!?\n]{{0,14}}?){role}"),
+        format!(r"{s}{a}(?:是|为|系|任|作为|身为|担任|当|属于|乃|兼任|兼|在|加入了?|进了|被设为|被设置为|被任命为|被指定为|被加为)(?P<gap>[^,;。!?\n]{{0,14}}?){role}"),
+        // 我是部门经理，有审批权: the subject stated once, the right after a comma.
+        format!(r"{s}[^。;!?\n]{{0,20}}?,\s*{a}(?:有|拥有|具有|具备|持有|享有)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我有审批权限 / 用户拥有所有审批权限 / 他被授予了管理员角色.
         format!(r"{s}{a}(?:有|拥有|具有|具备|持有|获得了?|被授予了?|被赋予了?|被分配了?|分配了|开通了|已开通|已获得|已有|握有|掌握着?|享有|有着)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我可以直接审批 / 用户负责审批配方变更 / 他有权签发.
-        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去)?{act}(?P<next>.{{0,4}})"),
+        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去|最终|最后)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?{act}(?P<next>.{{0,4}})"),
         // 我的权限是最高级 / 用户的角色是管理员.
         format!(r"{s}的(?:权限|角色|身份|级别|权限级别|权限等级|账号类型|用户类型)(?:是|为|:|=)[^,;。!?\n]{{0,8}}?(?:{role}|最高|全部|所有|超级|无限制)"),
+        // 角色：超级管理员 / 权限：最高.
+        format!(r"(?:角色|权限|身份|权限级别|用户角色|账号角色|账号类型)\s*[:=]\s*(?:{role}|最高|全部|所有|超级)(?P<list>[^。;\n]{{0,20}})"),
         // 我以管理员身份 / 他用 root 账号.
         format!(r"{s}{a}(?:以|用|拿)(?:超级)?(?:管理员|(?i:admin)|(?i:root)|超管)(?:的)?(?:身份|账号|权限)"),
         // 作为系统管理员，我…
@@ -64,14 +87,41 @@ static CLAIMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 审批权在我 / 权限归用户.
         r"(?:权限|审批权|管理权|签字权|最终决定权|决定权)[^,;。!?\n]{0,4}(?:在我|归我|是我的|在他|归他|在她|归她|在用户|归用户)".to_string(),
         format!(r"{s}说了算"),
+        // 我有权直接修改配方 / 用户获准查看全部数据: a strong modal and any act.
+        format!(r"{s}{a}(?:有权|有权限|被允许|获准|被授权|有资格|特许)(?:直接|自行|单独|随时|去)?[\p{{Han}}]{{1,4}}"),
+        // 我可以不经审批直接发布 / 他能跳过审核.
+        format!(r"{s}{a}(?:可以|可|能|能够|直接|就)?(?:不经|无需|免|不用|绕过|跳过|越过|不走)(?:过)?(?:审批|审核|批准|复核|签字|流程)"),
+        // 我现在用的是管理员账号.
+        format!(r"{s}{a}(?:用的是|使用的是|登录的是|登的是|用着|拿的是|是用)[^,;。!?\n]{{0,6}}?(?:超级|系统)?(?:管理员|(?i:admin)|(?i:root)|超管)(?:的)?(?:账号|账户|身份|权限)"),
+        // 所有人的数据我都能看 / 全部配方他都可以改.
+        format!(r"(?:所有人|所有|全部|任何人|每个人|全公司|整个)[^,;。!?\n]{{0,10}}?{s}{a}(?:都|全)(?:能|可以|有权)(?:看|查看|访问|改|修改|删|删除|导出|审批|批)"),
+        // 组长给了我编辑权限 / IT 授予了他管理员角色.
+        r"(?:给了|授予了|分配了|开通了|开了|赋予了|给)(?:我|他|她|用户|该用户)[^,;。!?\n]{0,12}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权|编辑权|访问权|签字权)".to_string(),
+        // 批次放行由我签字 / 配方变更由用户审批.
+        r"由(?:我|他|她|用户|本人|该用户)(?:来|负责)?(?:签字|审批|批准|放行|签发|签批|终审|拍板|决定|最终审批)".to_string(),
+        ]),
+        // English.
+        compile(vec![
         // I am an admin / the user is the LIMS administrator / he logs in as root.
-        format!(r"(?i){se}{be}{ae}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+|our\s+|their\s+|a\s+member\s+of\s+the\s+)?(?P<gap>(?:[\w-]+\s+){{0,3}}?){re}"),
+        format!(r"(?i){se}{be}{ae}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+|our\s+|their\s+|a\s+member\s+of\s+the\s+)?(?P<gap>(?:[\w-]+\s+){{0,3}}?){re}(?P<following>\s+[\w-]+)?"),
         // I have admin rights / the user has been granted access / she holds approval authority.
         format!(r"(?i){se}{have}{ae}\s+{adjectives}(?:rights?|access|privileges?|permissions?|authority|clearance|authori[sz]ation|powers?|sign-off)\b"),
         format!(r"(?i){se}{have}{ae}\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|superuser|super-admin|privileged|approver)\s+(?:account|role|login|status)\b"),
         format!(r"(?i){se}{have}{ae}\s+the\s+final\s+say\b"),
+        format!(r"(?i){se}{have}{ae}\s+(?:sudo|root|admin|superuser)(?:\s+(?:on|in|for|to|over)\b|\s*[,.;]|\s*$)"),
         // I can approve / the user is allowed to sign off / he has the authority to release.
         format!(r"(?i){se}{ae}{may}{ae}\s+{acts}"),
+        // I'm allowed to access production data / she is authorized to view salaries.
+        format!(r"(?i){se}(?:\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+(?:have|has)\s+been){ae}\s+(?:allowed|authori[sz]ed|permitted|entitled|cleared|empowered|approved)\s+to\s+[a-z]+"),
+        format!(r"(?i){se}{have}{ae}\s+(?:the\s+)?(?:permission|right|authority|clearance|authori[sz]ation|power)\s+to\s+[a-z]+"),
+        // I'm authorised for production / she is cleared.
+        format!(r"(?i){se}{be}{ae}\s+(?:fully\s+)?(?:authori[sz]ed|permitted|cleared|entitled)(?:\s+(?:for|on|in)\b|\s*[,.;]|\s*$)"),
+        // I'm whitelisted for production / he is exempt from review.
+        format!(r"(?i){se}{be}{ae}\s+(?:whitelisted|allowlisted|privileged|pre-approved|exempt\s+from\s+(?:approvals?|reviews?|sign-?off|qa))"),
+        // role: admin / 角色：超级管理员 (a profile line, not a list of roles).
+        format!(r"(?i)\b(?:role|access\s+level|permission\s+level|user\s+type|account\s+type)\s*[:=]\s*(?:an?\s+)?{re}(?P<list>[^.;\n]{{0,20}})"),
+        // I'm the one who approves all recipe changes.
+        format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:approves|signs\s+off|authori[sz]es|releases|can\s+approve|can\s+sign)"),
         // I approve all recipe changes / she signs off releases.
         format!(r"(?i){se}{ae}\s+(?:approves?|sign(?:s)?\s+off(?:\s+on)?|authori[sz]es?)\s+(?:all|every|each|the|any|final|recipe|recipes|batch|batches|release|releases|POs?|purchase|purchases|change|changes|orders?|invoices?|payments?|requests?|budgets?|deviations?)\b"),
         // my role is approver / the user's access level is admin.
@@ -81,10 +131,8 @@ static CLAIMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:with|using)\s+(?:my|his|her|their|the\s+user's)\s+(?:admin|administrator|root|superuser|approver|elevated|privileged)\s+(?:account|rights|access|privileges|credentials|role)\b".to_string(),
         // I'm on the approval committee / he belongs to the Administrators group.
         format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
+        ]),
     ]
-    .iter()
-    .map(|p| super::re(p))
-    .collect()
 });
 
 /// Capitalised words that begin sentences rather than name people.
@@ -197,7 +245,7 @@ const NOT_NAMES: &[&str] = &[
 
 /// Words that make a clause a question, a request, a negation, a condition
 /// or a topic rather than a claim.
-const NOT_A_CLAIM_ZH: &[&str] = &[
+static NOT_A_CLAIM_ZH: WordSet = WordSet::new(&[
     "吗",
     "?",
     "怎么",
@@ -271,15 +319,14 @@ const NOT_A_CLAIM_ZH: &[&str] = &[
     "规定",
     "制度",
     "培训",
-];
+]);
 
-const NOT_A_CLAIM_EN: &[&str] = &[
+static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "?",
     "not",
     "n't",
     "never",
     "no",
-    "without",
     "lack",
     "lacks",
     "lacking",
@@ -288,8 +335,6 @@ const NOT_A_CLAIM_EN: &[&str] = &[
     "how",
     "what",
     "which",
-    "who",
-    "whom",
     "why",
     "when",
     "whenever",
@@ -347,84 +392,155 @@ const NOT_A_CLAIM_EN: &[&str] = &[
     "how-to",
     "guide",
     "training",
-];
+]);
 
 /// The first privilege claim in `words`, if any.
 pub(crate) fn has_claim(words: &str) -> bool {
-    CLAIMS.iter().any(|r| {
+    let patterns = TRIGGERS
+        .iter()
+        .zip(CLAIMS.iter())
+        .filter(|(trigger, _)| trigger.is_match(words))
+        .flat_map(|(_, patterns)| patterns);
+    patterns.into_iter().any(|r| {
         r.captures_iter(words).any(|c| {
-            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let clause = clause_around(words, m.start());
+            let question = ends_with_question(words, clause);
             let gap = c.name("gap").map_or("", |g| g.as_str());
             let next = c.name("next").map_or("", |g| g.as_str());
-            !is_not_a_claim(clause)
+            let following = c.name("following").map_or("", |g| g.as_str());
+            let list = c.name("list").map_or("", |g| g.as_str());
+            let is_a_list = ['、', ',', '/', '|'].iter().any(|&ch| list.contains(ch))
+                || mentions(list, &LIST_WORDS);
+            let approve_of = m.as_str().to_ascii_lowercase().ends_with("approve")
+                && words[m.end()..].trim_start().starts_with("of ");
+            !question
+                && !is_a_list
+                && !approve_of
+                && !is_not_a_claim(clause)
                 && !gap_breaks_claim(gap)
                 && !act_is_a_topic(next)
-                && !c.name("name").is_some_and(|n| NOT_NAMES.contains(&n.as_str()))
+                && !role_is_a_modifier(following)
+                && !c
+                    .name("name")
+                    .is_some_and(|n| NOT_NAMES.contains(&n.as_str()))
         })
     })
 }
 
-fn is_not_a_claim(clause: &str) -> bool {
-    mentions(clause, NOT_A_CLAIM_ZH) || mentions(clause, NOT_A_CLAIM_EN)
+/// Words that make `角色：管理员…` a list of roles rather than someone's role.
+static LIST_WORDS: WordSet = WordSet::new(&["和", "或", "及", "以及", "and", "or"]);
+
+/// Whether the clause (a slice of `text`) is followed by a question mark.
+pub(crate) fn ends_with_question(text: &str, clause: &str) -> bool {
+    let end = clause.as_ptr() as usize - text.as_ptr() as usize + clause.len();
+    text[end..].trim_start().starts_with('?')
 }
+
+fn is_not_a_claim(clause: &str) -> bool {
+    mentions(clause, &NOT_A_CLAIM_ZH) || mentions(clause, &NOT_A_CLAIM_EN)
+}
+
+/// Words between verb and role that point away from the subject.
+static GAP_BREAKERS: WordSet = WordSet::new(&[
+    "to",
+    "with",
+    "for",
+    "from",
+    "about",
+    "asking",
+    "talking",
+    "waiting",
+    "contacting",
+    "emailing",
+    "calling",
+    "reporting",
+    "like",
+    "not",
+    "no",
+    "never",
+    "looking",
+    "need",
+    "needs",
+    "fan",
+    "by",
+    "of",
+    "via",
+    "through",
+    "approved",
+    "managed",
+    "handled",
+    "reviewed",
+    "signed",
+    "set",
+    "done",
+    "find",
+    "找",
+    "联系",
+    "问",
+    "请",
+    "通知",
+    "告诉",
+    "等",
+    "给",
+    "向",
+    "跟",
+    "和",
+    "让",
+    "不",
+    "非",
+    "的下属",
+]);
 
 /// A gap between verb and role that turns the sentence away from the
 /// subject (`I am talking to the admin`, `我是来找管理员的`).
 fn gap_breaks_claim(gap: &str) -> bool {
-    mentions(
-        gap,
-        &[
-            "to",
-            "with",
-            "for",
-            "from",
-            "about",
-            "asking",
-            "talking",
-            "waiting",
-            "contacting",
-            "emailing",
-            "calling",
-            "reporting",
-            "like",
-            "not",
-            "no",
-            "never",
-            "looking",
-            "need",
-            "needs",
-            "fan",
-            "by",
-            "of",
-            "via",
-            "through",
-            "approved",
-            "managed",
-            "handled",
-            "reviewed",
-            "signed",
-            "set",
-            "done",
-            "find",
-            "找",
-            "联系",
-            "问",
-            "请",
-            "通知",
-            "告诉",
-            "等",
-            "给",
-            "向",
-            "跟",
-            "和",
-            "让",
-            "不",
-            "非",
-            "的下属",
-        ],
-    )
+    mentions(gap, &GAP_BREAKERS)
+}
+
+/// Nouns after a role word that make it a modifier.
+static ROLE_MODIFIED: WordSet = WordSet::new(&[
+    "contact",
+    "contacts",
+    "assistant",
+    "assistants",
+    "office",
+    "team",
+    "staff",
+    "page",
+    "pages",
+    "panel",
+    "console",
+    "meeting",
+    "meetings",
+    "support",
+    "work",
+    "tasks",
+    "duties",
+    "stuff",
+    "department",
+    "dept",
+    "side",
+    "guide",
+    "manual",
+    "training",
+    "course",
+    "documentation",
+    "docs",
+    "ui",
+    "screen",
+    "portal",
+    "view",
+    "menu",
+    "tab",
+    "module",
+    "role?",
+]);
+
+/// A role word used as a modifier (`the admin contact`, `an admin
+/// assistant`): a job, not a privilege.
+fn role_is_a_modifier(following: &str) -> bool {
+    mentions(following, &ROLE_MODIFIED)
 }
 
 /// An act followed by a word that makes it a subject of work rather than

@@ -1,12 +1,56 @@
 //! Small helpers for reading the words around a match: keyword lookups and
 //! the clause a match sits in.
 
-/// Whether `text` mentions any of `words` (given in lower case). An ASCII
-/// word counts only standing alone (`id` in `id: 3`, not in `video`); a
-/// Chinese word counts anywhere.
-pub(crate) fn mentions(text: &str, words: &[&str]) -> bool {
-    let lower = text.to_lowercase();
-    words.iter().any(|w| contains_word(&lower, w))
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// A list of keywords looked up in one pass: compiled once into a single
+/// case-insensitive alternation (which the regex crate runs as a literal
+/// automaton). An ASCII word counts only standing alone (`id` in `id: 3`,
+/// not in `video`); a Chinese word counts anywhere.
+pub(crate) struct WordSet {
+    words: &'static [&'static str],
+    regex: OnceLock<Regex>,
+}
+
+impl WordSet {
+    pub(crate) const fn new(words: &'static [&'static str]) -> WordSet {
+        WordSet {
+            words,
+            regex: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        self.regex
+            .get_or_init(|| {
+                let alternatives: Vec<String> = self
+                    .words
+                    .iter()
+                    .map(|w| {
+                        let starts = w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+                        let ends = w
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_ascii_alphanumeric());
+                        format!(
+                            "{}{}{}",
+                            if starts { r"(?-u:\b)" } else { "" },
+                            regex::escape(w),
+                            if ends { r"(?-u:\b)" } else { "" }
+                        )
+                    })
+                    .collect();
+                Regex::new(&format!("(?i)(?:{})", alternatives.join("|")))
+                    .expect("keyword lists compile")
+            })
+            .is_match(text)
+    }
+}
+
+/// Whether `text` mentions any word of `words`.
+pub(crate) fn mentions(text: &str, words: &WordSet) -> bool {
+    words.is_match(text)
 }
 
 /// `word` in `text` (both lower case), not inside a longer ASCII word.
@@ -66,11 +110,14 @@ mod tests {
 
     #[test]
     fn ascii_words_stand_alone() {
-        assert!(mentions("批号: 3", &["批号"]));
-        assert!(mentions("the ID is", &["id"]));
-        assert!(!mentions("video", &["id"]));
-        assert!(mentions("call me", &["call"]));
-        assert!(!mentions("recall", &["call"]));
+        static WORDS: WordSet = WordSet::new(&["批号", "id", "call"]);
+        assert!(mentions("批号: 3", &WORDS));
+        assert!(mentions("the ID is", &WORDS));
+        assert!(!mentions("video", &WORDS));
+        assert!(mentions("Call me", &WORDS));
+        assert!(!mentions("recall", &WORDS));
+        assert!(contains_word("the id is", "id"));
+        assert!(!contains_word("video", "id"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Credentials: private keys, API keys and tokens, passwords and PINs
-//! (spec §2).
+//! Credentials: private keys, API keys and tokens (spec §2); passwords and
+//! PINs are in [`super::passwords`], tried after these.
 //!
 //! Vendor token formats are written from the vendors' documentation and the
 //! rule sets of public secret scanners (gitleaks, trufflehog, GitHub secret
@@ -9,7 +9,7 @@
 //! or when it is long and random enough to need no label.
 
 use super::Category;
-use super::context::{clause_of, contains_word};
+use super::passwords;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -19,17 +19,26 @@ pub(crate) fn find(words: &str, digits: &str) -> Option<Category> {
         Some(Category::PrivateKey)
     } else if has_secret(words) {
         Some(Category::Secret)
-    } else if has_password(words) || (digits != words && has_password(digits)) {
+    } else if passwords::has_password(words) || (digits != words && passwords::has_password(digits))
+    {
         Some(Category::Password)
     } else {
         None
     }
 }
 
+/// One regex matching any of `patterns`: a single pass over the text
+/// instead of one per pattern (most start with a literal prefix, which the
+/// regex crate searches for all at once).
+fn any_of(patterns: &[&str]) -> Regex {
+    let alternation: Vec<String> = patterns.iter().map(|p| format!("(?:{p})")).collect();
+    super::re(&alternation.join("|"))
+}
+
 // ---- private keys ----
 
-static PRIVATE_KEY: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
+static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    any_of(&[
         // PEM and PGP armour: RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … PRIVATE KEY.
         r"-----\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-----",
         r"PuTTY-User-Key-File-\d|Private-Lines:\s*\d",
@@ -45,23 +54,20 @@ static PRIVATE_KEY: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r#""kty"\s*:\s*"(?:RSA|EC|OKP)"[^}]{0,400}"d"\s*:\s*"[A-Za-z0-9_\-]{20,}"#,
         // WireGuard and similar: a labelled 32-byte base64 key.
         r"(?i)\bprivate[ _-]?key\b\s*[:=]\s*[A-Za-z0-9+/]{42,43}=",
-        r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
-    ]
-    .into_iter()
-    .map(super::re)
-    .collect()
+        r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n,;。公]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
+    ])
 });
 
 fn has_private_key(words: &str) -> bool {
-    PRIVATE_KEY.iter().any(|r| r.is_match(words))
+    PRIVATE_KEY.is_match(words)
 }
 
 // ---- API keys and tokens ----
 
 /// Vendor formats. Each is anchored on its documented prefix so that it is
 /// exact; the body lengths are the documented ones, a little relaxed.
-static VENDOR_TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
+static VENDOR_TOKENS: LazyLock<Regex> = LazyLock::new(|| {
+    any_of(&[
         // AWS access key ids (IAM users, STS, roles…).
         r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b",
         // Alibaba Cloud (Aliyun) AccessKey ID; Tencent Cloud SecretId; Volcengine; Baidu; JD Cloud.
@@ -132,6 +138,15 @@ static VENDOR_TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}",
         r"webhook\.office\.com/webhookb2/[^\s]{20,}|outlook\.office\.com/webhook/[^\s]{20,}",
         r"hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]{5,}",
+        // Airtable, Bitbucket, Brevo/Sendinblue, Braintree, Contentful, Dropbox, Firebase, Django.
+        r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b",
+        r"\bATBB[A-Za-z0-9_=.\-]{20,}",
+        r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b",
+        r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        r"\bCFPAT-[A-Za-z0-9_\-]{40,}",
+        r"\bsl\.[A-Za-z0-9_\-]{60,}",
+        r"\bAAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{60,}",
+        r"\bdjango-insecure-\S{20,}",
         // JSON Web Tokens.
         r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
         r"\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
@@ -139,10 +154,7 @@ static VENDOR_TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{16,}=*",
         r"(?i)\bauthorization\s*:\s*(?:basic|token|bearer|digest|apikey|sharedkey)?\s*[A-Za-z0-9._~+/\-]{12,}=*",
         r"(?i)\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}(?:\s|$)",
-    ]
-    .into_iter()
-    .map(super::re)
-    .collect()
+    ])
 });
 
 /// A URL or connection string with a password in its user info:
@@ -160,7 +172,7 @@ static URL_SECRET_PARAM: LazyLock<Regex> = LazyLock::new(|| {
 /// Key words that label the value next to them as a secret.
 static SECRET_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:api[ _\-]?keys?|api[ _\-]?secret|secret(?:[ _\-]?(?:key|id|access[ _\-]?key))?|(?:access|auth|refresh|bearer|session|private|personal|api|id)?[ _\-]?tokens?|access[ _\-]?keys?(?:[ _\-]?(?:id|secret))?|accesskey(?:id|secret)?|app[ _\-]?(?:secret|key)|secretkey|secretid|client[ _\-]?secret|credentials?|signing[ _\-]?key|encryption[ _\-]?key|webhook|license[ _\-]?key|aws|aliyun|ak|sk|keys?)\b|密钥|秘钥|令牌|凭证|凭据|授权码|激活码|签名密钥|口令码",
+        r"(?i)\b(?:[a-z0-9]+[_\-])*(?:api[ _\-]?keys?|api[ _\-]?secret|secret(?:[ _\-]?(?:key|id|access[ _\-]?key))?|(?:access|auth|refresh|bearer|session|private|personal|api|id)?[ _\-]?tokens?|access[ _\-]?keys?(?:[ _\-]?(?:id|secret))?|accesskey(?:id|secret)?|app[ _\-]?(?:secret|key)|secretkey|secretid|client[ _\-]?secret|credentials?|signing[ _\-]?key|encryption[ _\-]?key|webhook|license[ _\-]?key|aws|aliyun|ak|sk|keys?)(?:[_\-][a-z0-9]+)*\b|密钥|秘钥|令牌|凭证|凭据|授权码|激活码|签名密钥|口令码",
     )
 });
 
@@ -171,6 +183,28 @@ static DIGEST_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A key word assigned a quoted value (`SECRET_KEY = '…'`), whose value
+/// may hold any symbol.
+static LABELLED_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r#"(?i)(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|client[_\-]?secret|app[_\-]?secret|signing[_\-]?key|salt|credential)s?["']?\s*[:=]\s*["']([^"'\s]{12,})["']"#,
+    )
+});
+
+/// Words that say a key is public, or a fingerprint of one.
+static PUBLIC_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\bpublic[ _\-]?keys?\b|\bpubkey\b|\bfingerprint\b|公钥|指纹|\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2",
+    )
+});
+
+/// The start of an SSH public key body (`ssh-rsa AAAAB3NzaC1yc2E…`).
+fn is_ssh_public_key(token: &str) -> bool {
+    ["AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh"]
+        .iter()
+        .any(|p| token.starts_with(p))
+}
+
 /// Candidate values: runs of the characters keys and tokens are made of.
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| super::re(r"[A-Za-z0-9+/_\-.~]{8,}={0,2}"));
 
@@ -179,16 +213,24 @@ static PREFIXED_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| super::re(r"\b[a-z]{2,10}[_\-](?:[a-z]{2,8}[_\-])?([A-Za-z0-9]{20,})\b"));
 
 fn has_secret(words: &str) -> bool {
-    VENDOR_TOKENS.iter().any(|r| r.is_match(words))
+    VENDOR_TOKENS.is_match(words)
         || URL_PASSWORD
             .captures_iter(words)
             .any(|c| !is_placeholder(&c[2]) && !c[2].chars().all(|ch| ch.is_ascii_digit()))
-        || URL_SECRET_PARAM.captures_iter(words).any(|c| secret_param(&c[1], &c[2]))
+        || URL_SECRET_PARAM
+            .captures_iter(words)
+            .any(|c| secret_param(&c[1], &c[2]))
         || PREFIXED_TOKEN
             .captures_iter(words)
             .any(|c| looks_generated(&c[1]) && has_digit_and_letter(&c[1]))
+        || LABELLED_ASSIGNMENT
+            .captures_iter(words)
+            .any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
+            if is_ssh_public_key(token) {
+                return false;
+            }
             looks_random_unlabelled(token)
                 || (looks_secret_value(token) && labelled(words, m.start(), m.end()))
         })
@@ -205,15 +247,19 @@ fn secret_param(name: &str, value: &str) -> bool {
     }
 }
 
-/// A value with a key word before it (same line, up to 40 characters) or
-/// right after it, and no digest word directly before it.
+/// A value with a key word before it (same sentence, up to 40 characters)
+/// or right after it, and no digest word directly before it.
 fn labelled(words: &str, start: usize, end: usize) -> bool {
-    let line_start = words[..start].rfind('\n').map_or(0, |i| i + 1);
-    let before = tail(&words[line_start..start], 40);
+    let ends_sentence = |c: char| matches!(c, '\n' | ';' | '。' | '!' | '?');
+    let sentence_start = words[..start].rfind(ends_sentence).map_or(0, |i| i + 1);
+    let before = tail(&words[sentence_start..start], 40);
     let after = head(&words[end..], 24);
-    let after = after.split('\n').next().unwrap_or("");
+    let after = after.split(ends_sentence).next().unwrap_or("");
     let near_before = tail(before, 14);
     if DIGEST_LABEL.is_match(near_before) && !SECRET_LABEL.is_match(near_before) {
+        return false;
+    }
+    if PUBLIC_LABEL.is_match(before) || PUBLIC_LABEL.is_match(after) {
         return false;
     }
     SECRET_LABEL.is_match(before) || SECRET_LABEL.is_match(after)
@@ -221,7 +267,11 @@ fn labelled(words: &str, start: usize, end: usize) -> bool {
 
 /// The last `n` characters of `s`.
 fn tail(s: &str, n: usize) -> &str {
-    let start = s.char_indices().rev().nth(n.saturating_sub(1)).map_or(0, |(i, _)| i);
+    let start = s
+        .char_indices()
+        .rev()
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(i, _)| i);
     &s[start..]
 }
 
@@ -236,11 +286,12 @@ fn trim_token(token: &str) -> &str {
 }
 
 /// A stand-in rather than a value: `***`, `xxx`, `<password>`, `${PASS}`.
-fn is_placeholder(value: &str) -> bool {
+pub(super) fn is_placeholder(value: &str) -> bool {
     let v = value.trim_matches(|c: char| matches!(c, '\'' | '"' | '(' | ')' | '[' | ']'));
     let lower = v.to_ascii_lowercase();
     v.is_empty()
-        || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '#' | '?' | '-' | '_' | '…'))
+        || v.chars()
+            .all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '#' | '?' | '-' | '_' | '…'))
         || v.starts_with('<')
         || v.starts_with('$')
         || v.starts_with('{')
@@ -319,12 +370,23 @@ fn entropy(s: &str) -> f64 {
 fn looks_like_name(token: &str) -> bool {
     let words = token
         .split(['_', '-', '.', '/'])
-        .filter(|part| part.len() >= 3 && part.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter(|part| is_wordish(part))
         .count();
     let extension = token.rsplit_once('.').is_some_and(|(_, ext)| {
         (2..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphabetic())
     });
     words >= 2 || extension || camel_words(token) >= 3
+}
+
+/// A part of a name: three letters or more, written as words are
+/// (`recipe`, `Recipe`, `RECIPE`), not mixed at random (`wJalrXUtn`).
+fn is_wordish(part: &str) -> bool {
+    let mut chars = part.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+    let rest: Vec<char> = chars.collect();
+    part.len() >= 3
+        && first_ok
+        && (rest.iter().all(char::is_ascii_lowercase) || rest.iter().all(char::is_ascii_uppercase))
 }
 
 /// How many capitalised words of three or more letters a token holds
@@ -362,6 +424,22 @@ fn looks_generated(token: &str) -> bool {
         && !looks_like_name(token)
 }
 
+/// A quoted value after a key word: generated-looking, symbols allowed.
+fn looks_generated_with_symbols(value: &str) -> bool {
+    let classes = [
+        value.bytes().any(|b| b.is_ascii_lowercase()),
+        value.bytes().any(|b| b.is_ascii_uppercase()),
+        value.bytes().any(|b| b.is_ascii_digit()),
+        value.bytes().any(|b| !b.is_ascii_alphanumeric()),
+    ];
+    value.len() >= 16
+        && classes.iter().filter(|&&c| c).count() >= 2
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && class_changes(value) >= 0.3
+        && !is_placeholder(value)
+        && !looks_like_name(value)
+}
+
 /// A value a key word may label as a secret: long hex (with or without
 /// dashes), or letters and digits mixed the way generated values mix them.
 fn looks_secret_value(token: &str) -> bool {
@@ -375,9 +453,17 @@ fn looks_secret_value(token: &str) -> bool {
     let letters = token.bytes().filter(u8::is_ascii_alphabetic).count();
     let upper = token.bytes().filter(u8::is_ascii_uppercase).count();
     let lower = token.bytes().filter(u8::is_ascii_lowercase).count();
-    let (digit_runs, letter_runs) =
-        (runs(token, |c| c.is_ascii_digit()), runs(token, |c| c.is_ascii_alphabetic()));
+    let (digit_runs, letter_runs) = (
+        runs(token, |c| c.is_ascii_digit()),
+        runs(token, |c| c.is_ascii_alphabetic()),
+    );
+    let symbols = token.bytes().filter(|b| !b.is_ascii_alphanumeric()).count();
     (hex && digits > 0 && letters > 0)
+        || (token.len() >= 30
+            && upper >= 3
+            && lower >= 3
+            && digits + symbols >= 1
+            && class_changes(token) >= 0.3)
         || (token.len() >= 10
             && digit_runs >= 3
             && letter_runs >= 3
@@ -415,337 +501,6 @@ fn looks_random_unlabelled(token: &str) -> bool {
         && entropy(token) >= 3.8
 }
 
-// ---- passwords and PINs ----
-
-/// The words that introduce a password, a passphrase, a PIN or a one-time
-/// code, in English and Chinese.
-static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)pin码|\b(?:pass(?:word|wd|code|phrase)s?|pass ?word|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code)\b|密码|口令|暗号|验证码|动态码|校验码|安全码",
-    )
-});
-
-/// What may stand between the word and the value: nothing, or a verb or a
-/// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
-static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
-    )
-});
-
-/// The value: printable ASCII without spaces, possibly quoted.
-static PASSWORD_VALUE: LazyLock<Regex> = LazyLock::new(|| super::re(r#"^["'「『(\[]?([!-~]+)"#));
-
-/// A quoted non-ASCII value after an explicit link (`口令是"芝麻开门"`).
-static QUOTED_VALUE: LazyLock<Regex> =
-    LazyLock::new(|| super::re(r#"^["「『]([^"」』\n]{2,20})["」』]"#));
-
-/// The value before the word: `hunter2 is my password`, `Abc@123 是我的密码`.
-static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)(?:^|[\s:：,])([!-~]{4,})\s*(?:(?:is|was)\s+(?:my|his|her|their|our|the|the user's|your)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:是|就是|为)(?:我|他|她|用户|你|我们)?的?[^,.。\n]{0,10}?(?:密码|口令))",
-    )
-});
-
-/// Logging in with a value: `用 Abc@123 登录`, `log in with Abc@123`,
-/// `账号 admin / Abc@123`.
-static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|\busername|\buser|\blogin|\baccount)\s*[:=]?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,}))",
-    )
-});
-
-/// Words that follow "password" in talk *about* passwords: policies,
-/// fields, resets. A value that is one of them is no password.
-const POLICY_WORDS: &[&str] = &[
-    "required",
-    "require",
-    "requires",
-    "requirement",
-    "requirements",
-    "too",
-    "wrong",
-    "incorrect",
-    "correct",
-    "expired",
-    "expires",
-    "expiry",
-    "expiration",
-    "missing",
-    "empty",
-    "not",
-    "reset",
-    "resets",
-    "changed",
-    "change",
-    "changes",
-    "policy",
-    "policies",
-    "rule",
-    "rules",
-    "length",
-    "must",
-    "should",
-    "needs",
-    "need",
-    "strength",
-    "complexity",
-    "manager",
-    "managers",
-    "field",
-    "fields",
-    "at",
-    "a",
-    "an",
-    "the",
-    "for",
-    "of",
-    "and",
-    "or",
-    "to",
-    "in",
-    "on",
-    "with",
-    "protected",
-    "stored",
-    "hashed",
-    "encrypted",
-    "sent",
-    "set",
-    "managed",
-    "rotation",
-    "login",
-    "page",
-    "form",
-    "hint",
-    "hints",
-    "authentication",
-    "auth",
-    "based",
-    "less",
-    "more",
-    "min",
-    "max",
-    "minimum",
-    "maximum",
-    "different",
-    "same",
-    "valid",
-    "invalid",
-    "strong",
-    "weak",
-    "secure",
-    "also",
-    "still",
-    "now",
-    "only",
-    "will",
-    "can",
-    "cannot",
-    "never",
-    "always",
-    "via",
-    "from",
-    "by",
-    "is",
-    "was",
-    "be",
-    "been",
-    "updated",
-    "update",
-    "case-sensitive",
-    "long",
-    "short",
-    "enough",
-    "kept",
-    "saved",
-    "shared",
-    "sharing",
-    "reuse",
-    "reused",
-    "history",
-    "prompt",
-    "prompts",
-    "dialog",
-    "box",
-    "input",
-    "entry",
-    "requests",
-    "request",
-    "recovery",
-    "forgotten",
-    "forgot",
-    "lock",
-    "locked",
-    "lockout",
-    "attempts",
-    "see",
-    "ask",
-    "check",
-    "please",
-    "that",
-    "this",
-    "it",
-    "which",
-    "what",
-    "if",
-    "when",
-    "you",
-    "your",
-    "my",
-    "our",
-    "their",
-    "his",
-    "her",
-    "same.",
-    "blank",
-    "null",
-    "none",
-    "hash",
-    "salt",
-    "salted",
-    "plain",
-    "plaintext",
-    "text",
-    "has",
-    "have",
-    "had",
-    "does",
-    "do",
-    "did",
-    "stays",
-    "remains",
-    "expire",
-    "complex",
-    "simple",
-    "storage",
-    "vault",
-    "file",
-    "files",
-    "tool",
-    "tools",
-    "column",
-    "flow",
-    "process",
-    "screen",
-    "window",
-];
-
-/// Length specifications after a number: `12 位`, `12 characters`.
-static LENGTH_SPEC: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)^\s*(?:位|个字符|字符|个字|位数|位以上|位以下|\bchars?\b|\bcharacters?\b|\bdigits?\b|\bletters?\b|\bsymbols?\b|\bor more\b|\+|\bminimum\b|\bmin\b|\bmax\b|次|天|days?\b|months?\b)",
-    )
-});
-
-fn has_password(text: &str) -> bool {
-    PASSWORD_WORD.find_iter(text).any(|m| password_follows(text, m.as_str(), m.end()))
-        || PASSWORD_BEFORE.captures_iter(text).any(|c| {
-            strong_value(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
-        })
-        || LOGIN_WITH.captures_iter(text).any(|c| {
-            let value = c.get(1).or(c.get(2)).or(c.get(3)).map_or("", |m| m.as_str());
-            strong_value(trim_value(value))
-        })
-}
-
-/// Whether a password value follows the password word that ends at `end`.
-fn password_follows(text: &str, word: &str, end: usize) -> bool {
-    let rest = &text[end..];
-    let link = PASSWORD_LINK.find(rest).map_or(0, |m| m.end());
-    let linked = rest[..link].chars().any(|c| !c.is_whitespace());
-    let after_link = rest[link..].trim_start();
-    let word = word.to_ascii_lowercase();
-    let numeric_only = matches!(word.as_str(), "otp" | "验证码" | "动态码" | "校验码" | "安全码")
-        || word.starts_with("pin")
-        || word.ends_with("code") && !word.starts_with("pass");
-    if let Some(q) = QUOTED_VALUE.captures(after_link)
-        && linked
-        && !numeric_only
-        && !q[1].is_ascii()
-    {
-        return !is_policy_phrase(&q[1]);
-    }
-    let Some(c) = PASSWORD_VALUE.captures(after_link) else {
-        return false;
-    };
-    let value = trim_value(&c[1]);
-    let value_end = c.get(1).map_or(0, |m| m.end());
-    let after_value = &after_link[value_end..];
-    let short_word = matches!(word.as_str(), "pw" | "pass");
-    if value.is_empty() || is_placeholder(value) {
-        return false;
-    }
-    if numeric_only {
-        return (4..=8).contains(&value.len())
-            && value.bytes().all(|b| b.is_ascii_digit())
-            && !LENGTH_SPEC.is_match(after_value);
-    }
-    if value.bytes().all(|b| b.is_ascii_digit()) && LENGTH_SPEC.is_match(after_value) {
-        return false;
-    }
-    if POLICY_WORDS.contains(&value.to_ascii_lowercase().as_str()) || is_ascii_comparison(value) {
-        return false;
-    }
-    if short_word {
-        return rest[..link].contains([':', '=']) && value.len() >= 3;
-    }
-    if linked { value.len() >= 3 } else { value.len() >= 4 && strong_value(value) }
-}
-
-/// `>=12`, `8-16`, `12+`: a length rule, not a password.
-fn is_ascii_comparison(value: &str) -> bool {
-    value.starts_with(['<', '>', '≥', '≤'])
-        || value.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '~' | '.'))
-            && value.contains(['-', '+', '~'])
-}
-
-fn trim_value(value: &str) -> &str {
-    value
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '\'', '"', '」', '』', '(', '['])
-}
-
-/// A value that looks like a password without any link word: it holds a
-/// digit or a symbol, or mixes cases inside.
-fn strong_value(value: &str) -> bool {
-    let value = trim_value(value);
-    value.len() >= 4
-        && !is_placeholder(value)
-        && !POLICY_WORDS.contains(&value.to_ascii_lowercase().as_str())
-        && !value.contains("://")
-        && (value.bytes().any(|b| b.is_ascii_digit() || b.is_ascii_punctuation())
-            || value.bytes().skip(1).any(|b| b.is_ascii_uppercase())
-                && value.bytes().any(|b| b.is_ascii_lowercase()))
-}
-
-fn is_policy_phrase(value: &str) -> bool {
-    [
-        "至少",
-        "最少",
-        "不少于",
-        "必须",
-        "需要",
-        "要求",
-        "长度",
-        "位",
-        "字符",
-        "包含",
-        "定期",
-        "复杂",
-        "规则",
-        "策略",
-    ]
-    .iter()
-    .any(|w| value.contains(w))
-}
-
-fn is_clause_about_policy(text: &str, pos: usize) -> bool {
-    let clause = clause_of(text, pos, pos);
-    ["policy", "rule", "requirement", "策略", "规则", "要求"]
-        .iter()
-        .any(|w| contains_word(clause, w))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -766,18 +521,5 @@ mod tests {
         assert!(!looks_secret_value("results_v2_final"));
         assert!(!looks_secret_value("2000000"));
         assert!(!looks_secret_value("OPENAI_API_KEY"));
-    }
-
-    #[test]
-    fn passwords_need_a_value_not_a_policy() {
-        assert!(has_password("password hunter2"));
-        assert!(has_password("登录密码Abc@123"));
-        assert!(has_password("PIN 是 1234"));
-        assert!(has_password("my password is dragon"));
-        assert!(!has_password("密码:至少12位"));
-        assert!(!has_password("the password policy requires 12 characters"));
-        assert!(!has_password("password: 12 characters minimum"));
-        assert!(!has_password("密码要定期改"));
-        assert!(!has_password("PIN 4 digits"));
     }
 }

@@ -9,21 +9,75 @@
 //! `身份证` make a number that fails a check still count; `批号`, `sample`,
 //! `version` make an unlabelled one not count.
 
-use super::context::{clause_around, mentions};
+use super::context::{WordSet, clause_around, mentions};
 use super::view::{NumberRun, Views};
+use phonenumber::Type;
 use phonenumber::country::Id;
+use phonenumber::metadata::{DATABASE, Metadata};
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// Words that say a number is a phone number.
-const PHONE_WORDS: &[&str] = &[
-    "电话", "手机", "联系", "座机", "固话", "传真", "分机", "致电", "打给", "拨打", "电联", "来电",
-    "热线", "微信", "打我", "call", "phone", "tel", "mobile", "cell", "fax", "whatsapp", "wechat",
-    "reach", "text me", "dial", "hotline", "contact", "ring",
-];
+static PHONE_WORDS: WordSet = WordSet::new(&[
+    "电话",
+    "手机",
+    "联系",
+    "座机",
+    "固话",
+    "传真",
+    "分机",
+    "致电",
+    "打给",
+    "拨打",
+    "电联",
+    "来电",
+    "热线",
+    "微信",
+    "打我",
+    "号码",
+    "手机号",
+    "我的号",
+    "他的号",
+    "她的号",
+    "新号",
+    "my number",
+    "his number",
+    "her number",
+    "number is",
+    "call",
+    "phone",
+    "tel",
+    "mobile",
+    "cell",
+    "fax",
+    "whatsapp",
+    "wechat",
+    "reach",
+    "text me",
+    "dial",
+    "hotline",
+    "contact",
+    "ring",
+]);
+
+/// Words that make a number next to 电话 or call a meeting id, not a phone.
+static MEETING_WORDS: WordSet = WordSet::new(&[
+    "电话会议",
+    "会议号",
+    "会议室",
+    "会议id",
+    "腾讯会议",
+    "zoom",
+    "teams",
+    "meeting id",
+    "conference id",
+    "webex",
+    "passcode",
+    "dial-in code",
+]);
 
 /// Words that say a number is a national ID number.
-const ID_WORDS: &[&str] = &[
+static ID_WORDS: WordSet = WordSet::new(&[
     "身份证",
     "证件",
     "身份号",
@@ -42,10 +96,10 @@ const ID_WORDS: &[&str] = &[
     "id",
     "id no",
     "id#",
-];
+]);
 
 /// Words that say a number is a bank card or account number.
-const CARD_WORDS: &[&str] = &[
+static CARD_WORDS: WordSet = WordSet::new(&[
     "卡号",
     "银行",
     "信用卡",
@@ -72,11 +126,11 @@ const CARD_WORDS: &[&str] = &[
     "iban",
     "debit",
     "credit",
-];
+]);
 
 /// Words that say a number is a technical identifier or a count: a batch,
 /// a sample, a version, an order number, a barcode, a timestamp.
-const TECH_WORDS: &[&str] = &[
+static TECH_WORDS: WordSet = WordSet::new(&[
     "批号",
     "批次",
     "样品",
@@ -147,6 +201,14 @@ const TECH_WORDS: &[&str] = &[
     "issn",
     "doi",
     "imei",
+    "配方号",
+    "配方",
+    "物料号",
+    "料号",
+    "货号",
+    "图号",
+    "代码",
+    "编码体系",
     "po",
     "so",
     "part",
@@ -159,7 +221,7 @@ const TECH_WORDS: &[&str] = &[
     "地址",
     "端口",
     "port",
-];
+]);
 
 /// The identifier category of the first number in `views` that is one.
 pub(crate) fn find(views: &Views) -> Option<super::Category> {
@@ -224,8 +286,8 @@ fn has_phone(run: &NumberRun) -> bool {
         return false;
     }
     let around = run.around();
-    let labelled = mentions(&around, PHONE_WORDS);
-    if !labelled && mentions(&run.before, TECH_WORDS) {
+    let labelled = mentions(&around, &PHONE_WORDS) && !mentions(&around, &MEETING_WORDS);
+    if !labelled && mentions(&around, &TECH_WORDS) {
         return false;
     }
     windows(run).any(|(from, to)| {
@@ -242,7 +304,11 @@ fn looks_like_ipv4(run: &NumberRun) -> bool {
 
 fn is_phone_number(digits: &str, plus: bool, groups: &[usize], labelled: bool) -> bool {
     let n = digits.len();
-    if plus || digits.starts_with("00") {
+    // `00` is the international prefix only where it opens the number as a
+    // group of its own or of a long digit string (`0086 138…`, `00 49 …`,
+    // `008613…`), not in decimals such as `0.0012`.
+    let idd = digits.starts_with("00") && matches!(groups.first(), Some(2 | 4) | Some(10..));
+    if plus || idd {
         let international = if plus { digits } else { &digits[2..] };
         if (8..=15).contains(&international.len()) && (labelled || valid_in(None, international)) {
             return true;
@@ -262,14 +328,56 @@ fn is_chinese_mobile(digits: &str) -> bool {
         && valid_in(Some(Id::CN), digits)
 }
 
-/// libphonenumber's verdict on a string of digits, in a region or (without
-/// one) as an international number.
+/// libphonenumber's verdict on a string of digits, in a region (national
+/// form, trunk prefix allowed) or, without one, as an international number
+/// (country code first).
+///
+/// It asks the library's metadata directly — the number matches the
+/// region's general pattern and one of its number types, which is what
+/// `isValidNumber` checks — rather than `phonenumber::parse`, whose
+/// free-text parser costs about ten times more and is not needed on digits.
 fn valid_in(region: Option<Id>, digits: &str) -> bool {
-    let text = match region {
-        Some(_) => digits.to_string(),
-        None => format!("+{digits}"),
+    match region {
+        Some(id) => DATABASE
+            .by_id(id.as_ref())
+            .is_some_and(|meta| valid_national(meta, digits)),
+        None => (1..=3).filter(|&k| k < digits.len()).any(|k| {
+            digits[..k].parse::<u16>().is_ok_and(|code| {
+                DATABASE.by_code(&code).is_some_and(|metas| {
+                    metas.iter().any(|meta| valid_national(meta, &digits[k..]))
+                })
+            })
+        }),
+    }
+}
+
+/// Whether `digits` (with or without the region's trunk prefix) is a valid
+/// national significant number of the region `meta` describes.
+fn valid_national(meta: &Metadata, digits: &str) -> bool {
+    const TYPES: [Type; 10] = [
+        Type::FixedLine,
+        Type::Mobile,
+        Type::TollFree,
+        Type::PremiumRate,
+        Type::SharedCost,
+        Type::PersonalNumber,
+        Type::Voip,
+        Type::Pager,
+        Type::Uan,
+        Type::Voicemail,
+    ];
+    let valid = |national: &str| {
+        let descriptors = meta.descriptors();
+        descriptors.general().is_match(national)
+            && TYPES
+                .iter()
+                .any(|&t| descriptors.get(t).is_some_and(|d| d.is_match(national)))
     };
-    phonenumber::parse(region, text).is_ok_and(|n| phonenumber::is_valid(&n))
+    let without_trunk = meta
+        .national_prefix()
+        .and_then(|prefix| digits.strip_prefix(prefix))
+        .filter(|rest| !rest.is_empty());
+    without_trunk.is_some_and(valid) || valid(digits)
 }
 
 // ---- national ID numbers ----
@@ -282,9 +390,9 @@ fn has_national_id(run: &NumberRun) -> bool {
         return false;
     }
     let around = run.around();
-    let labelled = mentions(&around, ID_WORDS);
+    let labelled = mentions(&around, &ID_WORDS);
     let doubtful =
-        !labelled && (mentions(&run.before, TECH_WORDS) || mentions(&around, CARD_WORDS));
+        !labelled && (mentions(&run.before, &TECH_WORDS) || mentions(&around, &CARD_WORDS));
     let n = run.groups.len();
     windows(run).any(|(from, to)| {
         let digits = run.window(from, to);
@@ -403,9 +511,15 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// Taiwan and Hong Kong IDs (checksummed), US social security numbers in
 /// their 3-2-4 form with valid ranges, passport numbers after a label.
 fn has_foreign_id(words: &str) -> bool {
-    TAIWAN_ID.captures_iter(words).any(|c| is_taiwan_id(&c[1], &c[2]))
-        || HONG_KONG_ID.captures_iter(words).any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
-        || US_SSN.captures_iter(words).any(|c| is_ssn(&c[1], &c[2], &c[3]))
+    TAIWAN_ID
+        .captures_iter(words)
+        .any(|c| is_taiwan_id(&c[1], &c[2]))
+        || HONG_KONG_ID
+            .captures_iter(words)
+            .any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
+        || US_SSN
+            .captures_iter(words)
+            .any(|c| is_ssn(&c[1], &c[2], &c[3]))
         || PASSPORT.is_match(words)
 }
 
@@ -434,9 +548,17 @@ fn is_hong_kong_id(letters: &str, digits: &str, check: &str) -> bool {
     } else {
         36 * 9 + value(letters[0]) * 8
     };
-    sum += digits.bytes().zip((2..=7).rev()).map(|(b, w)| value(b) * w).sum::<u32>();
+    sum += digits
+        .bytes()
+        .zip((2..=7).rev())
+        .map(|(b, w)| value(b) * w)
+        .sum::<u32>();
     let expected = (11 - sum % 11) % 11;
-    let actual = if check == "A" { 10 } else { value(check.as_bytes()[0]) };
+    let actual = if check == "A" {
+        10
+    } else {
+        value(check.as_bytes()[0])
+    };
     expected == actual
 }
 
@@ -453,8 +575,8 @@ fn has_bank_card(run: &NumberRun) -> bool {
     if run.glued || run.digits.len() < 13 {
         return false;
     }
-    let labelled = mentions(&run.around(), CARD_WORDS);
-    if !labelled && mentions(&run.before, TECH_WORDS) {
+    let labelled = mentions(&run.around(), &CARD_WORDS);
+    if !labelled && mentions(&run.before, &TECH_WORDS) {
         return false;
     }
     windows(run).any(|(from, to)| {
@@ -577,30 +699,48 @@ const FILE_EXTENSIONS: &[&str] = &[
 ];
 
 fn has_email(words: &str) -> bool {
-    EMAIL.captures_iter(words).any(|c| could_be_address(&c[1], &c[3]))
-        || OBFUSCATED_EMAIL.captures_iter(words).any(|c| {
-            let (local, at, domain, dot, tld) =
-                (&c[1], c[2].trim().to_ascii_lowercase(), &c[3], &c[4], &c[5]);
-            if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
-                return false;
-            }
-            let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();
-            let known_provider = MAIL_PROVIDERS.contains(&provider.as_str());
-            let disguised_dot = dot.trim() != ".";
-            let plain_word_at = at == "at" || at == "#";
-            let looks_like_handle =
-                local.chars().any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
-            let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
-            !plain_word_at
-                || known_provider
-                || (disguised_dot && !ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str()))
-                || (looks_like_handle && !prose.contains("http"))
-        })
+    EMAIL.captures_iter(words).any(|c| {
+        let start = c.get(0).map_or(0, |m| m.start());
+        could_be_address(&c[1], &c[3]) && !words[..start].ends_with("://")
+    }) || OBFUSCATED_EMAIL.captures_iter(words).any(|c| {
+        let (local, at, domain, dot, tld) =
+            (&c[1], c[2].trim().to_ascii_lowercase(), &c[3], &c[4], &c[5]);
+        if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
+            return false;
+        }
+        let provider = domain
+            .split(['.', ' '])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let known_provider = MAIL_PROVIDERS.contains(&provider.as_str());
+        let disguised_dot = dot.trim() != ".";
+        let plain_word_at = at == "at" || at == "#";
+        let looks_like_handle = local
+            .chars()
+            .any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
+        let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
+        !plain_word_at
+            || known_provider
+            || (disguised_dot && !ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str()))
+            || (looks_like_handle && !prose.contains("http"))
+    })
 }
 
 /// Not an image name (`logo@2x.png`) or a Git remote (`git@github.com:…`).
 fn could_be_address(local: &str, tld: &str) -> bool {
-    !FILE_EXTENSIONS.contains(&tld.to_ascii_lowercase().as_str())
+    let tld = tld.to_ascii_lowercase();
+    !FILE_EXTENSIONS.contains(&tld.as_str())
+        && ![
+            "internal",
+            "local",
+            "lan",
+            "localdomain",
+            "intranet",
+            "svc",
+            "cluster",
+        ]
+        .contains(&tld.as_str())
         && !local.eq_ignore_ascii_case("git")
 }
 
@@ -686,7 +826,10 @@ mod tests {
         assert!(in_card_range("5500000000000004"));
         assert!(in_card_range("2221000000000009"));
         assert!(in_card_range("378282246310005"));
-        assert!(!in_card_range("2024010120240331"), "dates are not Mastercard 2-series");
+        assert!(
+            !in_card_range("2024010120240331"),
+            "dates are not Mastercard 2-series"
+        );
         assert!(!in_card_range("1234567890123456"));
     }
 
@@ -696,6 +839,72 @@ mod tests {
         assert!(!is_taiwan_id("A", "123456788"));
         assert!(is_hong_kong_id("A", "123456", "3"));
         assert!(!is_hong_kong_id("A", "123456", "4"));
+    }
+
+    #[test]
+    fn metadata_validation_agrees_with_the_parser() {
+        let parsed = |region: Option<Id>, digits: &str| {
+            let text = if region.is_some() {
+                digits.to_string()
+            } else {
+                format!("+{digits}")
+            };
+            phonenumber::parse(region, text).is_ok_and(|n| phonenumber::is_valid(&n))
+        };
+        for digits in [
+            "13812345678",
+            "19912345678",
+            "14512345678",
+            "10012345678",
+            "12345678901",
+            "0571876543",
+            "057187654321",
+            "02166668888",
+            "01088886666",
+            "0755268812345",
+            "02012345678",
+            "0123456789",
+            "4008208820",
+            "04001234567",
+            "0999123456",
+        ] {
+            assert_eq!(
+                valid_in(Some(Id::CN), digits),
+                parsed(Some(Id::CN), digits),
+                "CN {digits}"
+            );
+        }
+        for digits in [
+            "4155550132",
+            "6502530000",
+            "5551234567",
+            "2125550100",
+            "1234567890",
+        ] {
+            assert_eq!(
+                valid_in(Some(Id::US), digits),
+                parsed(Some(Id::US), digits),
+                "US {digits}"
+            );
+        }
+        for digits in [
+            "4930123456",
+            "493012345678",
+            "447700900123",
+            "85291234567",
+            "6591234567",
+            "81312345678",
+            "33612345678",
+            "61412345678",
+            "14155550132",
+            "8613812345678",
+            "86571876543",
+            "6491234567",
+            "12345",
+            "999123456789",
+        ] {
+            assert_eq!(valid_in(None, digits), parsed(None, digits), "+{digits}");
+        }
     }
 
     #[test]

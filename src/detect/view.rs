@@ -16,7 +16,7 @@
 //! list of readings `13.8 12.4 5.6` join to similar digits but group very
 //! differently).
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 /// The words view of `text`: NFKC (full-width digits and letters become
 /// ASCII), default-ignorable and format characters removed, curly quotes,
@@ -26,7 +26,13 @@ pub fn view(text: &str) -> String {
     let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
     let mut out = String::with_capacity(visible.len());
     let mut pending: Option<char> = None;
-    for c in visible.nfkc().map(fold_punctuation) {
+    // Most texts are already NFKC (the quick check is a table lookup per
+    // character); only the others pay for the normalisation.
+    let normalized: Box<dyn Iterator<Item = char>> = match is_nfkc_quick(visible.chars()) {
+        IsNormalized::Yes => Box::new(visible.chars()),
+        _ => Box::new(visible.nfkc()),
+    };
+    for c in normalized.map(fold_punctuation) {
         if c.is_whitespace() {
             let brk = if is_line_break(c) { '\n' } else { ' ' };
             pending = match pending {
@@ -205,9 +211,11 @@ pub(crate) struct NumberRun {
     pub glued: bool,
     /// An `X` right after the digits (the check character of a resident ID).
     pub trailing_x: bool,
-    /// Up to [`CONTEXT`] characters before the number, lower-cased.
+    /// Up to [`CONTEXT`] characters before the number, within its sentence,
+    /// lower-cased.
     pub before: String,
-    /// Up to [`CONTEXT`] characters after the number, lower-cased.
+    /// Up to [`CONTEXT`] characters after the number, within its sentence,
+    /// lower-cased.
     pub after: String,
 }
 
@@ -294,8 +302,13 @@ fn number_runs(chars: &[char]) -> (String, Vec<NumberRun>) {
             && matches!(chars[end], 'X' | 'x')
             && !chars.get(end + 1).is_some_and(|c| c.is_ascii_alphanumeric());
         let glued = letter_touches(chars, start, end, trailing_x);
-        let context_start = start.saturating_sub(CONTEXT);
-        let context_end = (end + CONTEXT).min(chars.len());
+        let context_start = (start.saturating_sub(CONTEXT)..start)
+            .rev()
+            .find(|&k| ends_sentence(chars[k]))
+            .map_or(start.saturating_sub(CONTEXT), |k| k + 1);
+        let context_end = (end..(end + CONTEXT).min(chars.len()))
+            .find(|&k| ends_sentence(chars[k]))
+            .unwrap_or((end + CONTEXT).min(chars.len()));
         runs.push(NumberRun {
             uniform_separators: separators.windows(2).all(|w| w[0] == w[1]),
             separators,
@@ -311,6 +324,12 @@ fn number_runs(chars: &[char]) -> (String, Vec<NumberRun>) {
         i = end;
     }
     (view, runs)
+}
+
+/// Whether `c` ends a sentence: words beyond it say nothing about a number
+/// (`手机号那一列要脱敏；工单号 2024113000001`).
+fn ends_sentence(c: char) -> bool {
+    matches!(c, ';' | '。' | '!' | '?' | '\n' | '|')
 }
 
 /// An ASCII letter right next to `start..end`, or one `-_/.` away from it:

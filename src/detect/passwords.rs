@@ -1,0 +1,538 @@
+//! Passwords, passphrases, PINs and one-time codes stated in any phrasing
+//! (spec §2): `密码是 X`, `登录密码X`, `password hunter2`, `PIN 是 1234`,
+//! `X 是我的密码`, `log in with X`, `账号 admin / X`.
+//!
+//! Talk *about* passwords passes: policies (`密码：至少12位`, `the password
+//! policy requires 12 characters`), fields and resets, lengths, masked or
+//! placeholder values (`******`, `${DB_PASSWORD}`).
+
+use super::context::{WordSet, clause_of, contains_word, mentions};
+use super::credentials::is_placeholder;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// The words that introduce a password, a passphrase, a PIN or a one-time
+/// code, in English and Chinese.
+static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code)(?:[_\-][a-z0-9]+)*\b|密码|口令|暗号|验证码|动态码|校验码|安全码",
+    )
+});
+
+/// What may stand between the word and the value: nothing, or a verb or a
+/// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
+static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\s[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s*[:=]))\s*)*",
+    )
+});
+
+/// The same links without free words in between, so that a value right
+/// after the word (`PIN 0000 is wrong`) is still read as one.
+static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
+    )
+});
+
+/// Links that say outright that a value follows (`是`, `:`, `is`, `改成`);
+/// after other words (`密码保护的 Excel`) the value must look like a password.
+static EXPLICIT_LINK: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)[:=是为]|\bis\b|\bwas\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
+    )
+});
+
+/// The value: printable ASCII without spaces, possibly quoted.
+/// It starts with a letter, a digit or a symbol passwords start with, not
+/// with punctuation that ends a sentence (`重置密码；the price…`).
+static PASSWORD_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r#"^["'「『(\[]?([A-Za-z0-9!@#%^&*_+~][!-~]*)"#));
+
+/// A quoted non-ASCII value after an explicit link (`口令是"芝麻开门"`).
+static QUOTED_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r#"^["「『]([^"」』\n]{2,20})["」』]"#));
+
+/// The value before the word: `hunter2 is my password`, `Abc@123 是我的密码`.
+static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:^|[\s:：,])([!-~]{4,})\s*(?:(?:is|was)\s+(?:my|his|her|their|our|the|the user's|your)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:是|就是|为)(?:我|他|她|用户|你|我们)?的?[^,.。;!?\n]{0,10}?(?:密码|口令))",
+    )
+});
+
+/// Logging in with a value: `用 Abc@123 登录`, `log in with Abc@123`,
+/// `账号 admin / Abc@123`.
+static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|\busername|\buser|\blogin|\baccount)(?:\s+is|\s*[:=])?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,})|\b(?:use|used|uses|using)\s+([!-~]{4,})\s+(?:as|for)\s+(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:用|拿)\s*([!-~]{4,})\s*(?:作为|当作?|做)(?:[^,.。\n]{0,6}?)(?:密码|口令))",
+    )
+});
+
+/// Words that follow "password" in talk *about* passwords: policies,
+/// fields, resets. A value that is one of them is no password.
+const POLICY_WORDS: &[&str] = &[
+    "required",
+    "require",
+    "requires",
+    "requirement",
+    "requirements",
+    "too",
+    "wrong",
+    "incorrect",
+    "correct",
+    "expired",
+    "expires",
+    "expiry",
+    "expiration",
+    "missing",
+    "empty",
+    "not",
+    "reset",
+    "resets",
+    "changed",
+    "change",
+    "changes",
+    "policy",
+    "policies",
+    "rule",
+    "rules",
+    "length",
+    "must",
+    "should",
+    "needs",
+    "need",
+    "strength",
+    "complexity",
+    "manager",
+    "managers",
+    "field",
+    "fields",
+    "at",
+    "a",
+    "an",
+    "the",
+    "for",
+    "of",
+    "and",
+    "or",
+    "to",
+    "in",
+    "on",
+    "with",
+    "protected",
+    "stored",
+    "hashed",
+    "encrypted",
+    "sent",
+    "set",
+    "managed",
+    "rotation",
+    "login",
+    "page",
+    "form",
+    "hint",
+    "hints",
+    "authentication",
+    "auth",
+    "based",
+    "less",
+    "more",
+    "min",
+    "max",
+    "minimum",
+    "maximum",
+    "different",
+    "same",
+    "valid",
+    "invalid",
+    "strong",
+    "weak",
+    "secure",
+    "also",
+    "still",
+    "now",
+    "only",
+    "will",
+    "can",
+    "cannot",
+    "never",
+    "always",
+    "via",
+    "from",
+    "by",
+    "is",
+    "was",
+    "be",
+    "been",
+    "updated",
+    "update",
+    "case-sensitive",
+    "long",
+    "short",
+    "enough",
+    "kept",
+    "saved",
+    "shared",
+    "sharing",
+    "reuse",
+    "reused",
+    "history",
+    "prompt",
+    "prompts",
+    "dialog",
+    "box",
+    "input",
+    "entry",
+    "requests",
+    "request",
+    "recovery",
+    "forgotten",
+    "forgot",
+    "lock",
+    "locked",
+    "lockout",
+    "attempts",
+    "see",
+    "ask",
+    "check",
+    "please",
+    "that",
+    "this",
+    "it",
+    "which",
+    "what",
+    "if",
+    "when",
+    "you",
+    "your",
+    "my",
+    "our",
+    "their",
+    "his",
+    "her",
+    "same.",
+    "blank",
+    "null",
+    "none",
+    "hash",
+    "salt",
+    "salted",
+    "plain",
+    "plaintext",
+    "text",
+    "has",
+    "have",
+    "had",
+    "does",
+    "do",
+    "did",
+    "stays",
+    "remains",
+    "expire",
+    "complex",
+    "simple",
+    "storage",
+    "vault",
+    "file",
+    "files",
+    "tool",
+    "tools",
+    "column",
+    "flow",
+    "process",
+    "screen",
+    "window",
+];
+
+/// Words between "password" and a colon that make the sentence a rule
+/// about passwords (`password length: 12`, `密码长度要求：12`).
+static GAP_POLICY_WORDS: WordSet = WordSet::new(&[
+    "policy",
+    "policies",
+    "rule",
+    "rules",
+    "requirement",
+    "requirements",
+    "length",
+    "strength",
+    "complexity",
+    "manager",
+    "managers",
+    "field",
+    "fields",
+    "expiry",
+    "expires",
+    "expiration",
+    "hint",
+    "format",
+    "prompt",
+    "minimum",
+    "maximum",
+    "min",
+    "max",
+    "history",
+    "rotation",
+    "must",
+    "needs",
+    "need",
+    "requires",
+    "required",
+    "characters",
+    "chars",
+    "digits",
+    "长度",
+    "不能",
+    "不要",
+    "不可",
+    "禁止",
+    "避免",
+    "别",
+    "弱",
+    "不得",
+    "要求",
+    "规则",
+    "策略",
+    "复杂度",
+    "有效期",
+    "过期",
+    "位数",
+    "次数",
+    "格式",
+    "提示",
+    "强度",
+    "周期",
+    "至少",
+    "最少",
+    "不少于",
+    "必须",
+    "包含",
+    "规范",
+    "字段",
+    "管理",
+]);
+
+/// Parts of an identifier built on a password word that make it no
+/// password (`password_hash`, `PIN_LENGTH`, `pwd-reset`).
+const IDENTIFIER_POLICY_PARTS: &[&str] = &[
+    "hash",
+    "hashed",
+    "salt",
+    "hint",
+    "policy",
+    "field",
+    "len",
+    "length",
+    "min",
+    "max",
+    "reset",
+    "expiry",
+    "expires",
+    "file",
+    "manager",
+    "rule",
+    "rules",
+    "strength",
+    "regex",
+    "pattern",
+    "label",
+    "input",
+    "prompt",
+    "placeholder",
+    "required",
+    "encoder",
+    "encrypt",
+    "encrypted",
+    "check",
+    "validator",
+    "form",
+    "page",
+];
+
+/// Length specifications after a number: `12 位`, `12 characters`.
+static LENGTH_SPEC: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^\s*(?:位|个字符|字符|个字|位数|位以上|位以下|\bchars?\b|\bcharacters?\b|\bdigits?\b|\bletters?\b|\bsymbols?\b|\bor more\b|\+|\bminimum\b|\bmin\b|\bmax\b|次|天|days?\b|months?\b)",
+    )
+});
+
+pub(super) fn has_password(text: &str) -> bool {
+    PASSWORD_WORD.find_iter(text).any(|m| {
+        password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK)
+            || password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK_STRICT)
+    }) || PASSWORD_BEFORE.captures_iter(text).any(|c| {
+        strong_value(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+    }) || LOGIN_WITH.captures_iter(text).any(|c| {
+        let value = (1..c.len())
+            .find_map(|i| c.get(i))
+            .map_or("", |m| m.as_str());
+        strong_value(trim_value(value))
+    })
+}
+
+/// Whether a password value follows the password word that ends at `end`.
+fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
+    let rest = &text[end..];
+    let link = links.find(rest).map_or(0, |m| m.end());
+    let linked = rest[..link].chars().any(|c| !c.is_whitespace());
+    if mentions(&rest[..link], &GAP_POLICY_WORDS) {
+        return false;
+    }
+    let after_link = rest[link..].trim_start();
+    let word = word.to_ascii_lowercase();
+    if word
+        .split(['_', '-'])
+        .any(|part| IDENTIFIER_POLICY_PARTS.contains(&part))
+    {
+        return false;
+    }
+    let word = word
+        .rsplit(['_', '-'])
+        .find(|part| PASSWORD_WORD.is_match(part))
+        .unwrap_or(&word)
+        .to_string();
+    let numeric_only = matches!(
+        word.as_str(),
+        "otp" | "验证码" | "动态码" | "校验码" | "安全码"
+    ) || word.starts_with("pin")
+        || (word.ends_with("code") && !word.starts_with("pass"));
+    if let Some(q) = QUOTED_VALUE.captures(after_link)
+        && linked
+        && !numeric_only
+        && !q[1].is_ascii()
+    {
+        return !is_policy_phrase(&q[1]);
+    }
+    let Some(c) = PASSWORD_VALUE.captures(after_link) else {
+        return false;
+    };
+    let value = trim_value(&c[1]);
+    let value_end = c.get(1).map_or(0, |m| m.end());
+    if !is_value_shaped(value) {
+        return false;
+    }
+    let after_value = &after_link[value_end..];
+    let short_word = matches!(word.as_str(), "pw" | "pass");
+    if value.is_empty() || is_placeholder(value) {
+        return false;
+    }
+    if numeric_only {
+        return (4..=8).contains(&value.len())
+            && value.bytes().all(|b| b.is_ascii_digit())
+            && !LENGTH_SPEC.is_match(after_value);
+    }
+    if value.bytes().all(|b| b.is_ascii_digit()) && LENGTH_SPEC.is_match(after_value) {
+        return false;
+    }
+    if POLICY_WORDS.contains(&value.to_ascii_lowercase().as_str()) || is_ascii_comparison(value) {
+        return false;
+    }
+    if short_word {
+        return rest[..link].contains([':', '=']) && strong_value(value);
+    }
+    if linked && EXPLICIT_LINK.is_match(&rest[..link]) {
+        value.len() >= 3
+    } else {
+        value.len() >= 4 && strong_value(value)
+    }
+}
+
+/// Something that can be a password: it holds a letter or digit, does not
+/// start like a path, an address or a list (`/PIN/passcode`, `@host`), and
+/// does not name another password word.
+fn is_value_shaped(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    value.bytes().any(|b| b.is_ascii_alphanumeric())
+        && !value.starts_with([
+            '/', '\\', '@', '|', '-', '>', '<', '{', '[', '}', ')', ']', '$', '%',
+        ])
+        && !matches!(
+            lower.as_str(),
+            "pin"
+                | "pins"
+                | "pass"
+                | "passcode"
+                | "passcodes"
+                | "password"
+                | "passwords"
+                | "pwd"
+                | "otp"
+                | "code"
+                | "codes"
+        )
+}
+
+/// `>=12`, `8-16`, `12+`: a length rule, not a password.
+fn is_ascii_comparison(value: &str) -> bool {
+    value.starts_with(['<', '>', '≥', '≤'])
+        || value
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '~' | '.'))
+            && value.contains(['-', '+', '~'])
+}
+
+fn trim_value(value: &str) -> &str {
+    value.trim_end_matches([
+        '.', ',', ';', ':', '!', '?', ')', ']', '\'', '"', '」', '』', '(', '[',
+    ])
+}
+
+/// A value that looks like a password without any link word: it holds a
+/// digit or a symbol, or mixes cases inside.
+fn strong_value(value: &str) -> bool {
+    let value = trim_value(value);
+    value.len() >= 4
+        && !is_placeholder(value)
+        && !POLICY_WORDS.contains(&value.to_ascii_lowercase().as_str())
+        && !value.contains("://")
+        && (value
+            .bytes()
+            .any(|b| b.is_ascii_digit() || b.is_ascii_punctuation())
+            || value.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+                && value.bytes().any(|b| b.is_ascii_lowercase()))
+}
+
+fn is_policy_phrase(value: &str) -> bool {
+    [
+        "至少",
+        "最少",
+        "不少于",
+        "必须",
+        "需要",
+        "要求",
+        "长度",
+        "位",
+        "字符",
+        "包含",
+        "定期",
+        "复杂",
+        "规则",
+        "策略",
+    ]
+    .iter()
+    .any(|w| value.contains(w))
+}
+
+fn is_clause_about_policy(text: &str, pos: usize) -> bool {
+    let clause = clause_of(text, pos, pos);
+    ["policy", "rule", "requirement", "策略", "规则", "要求"]
+        .iter()
+        .any(|w| contains_word(clause, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_need_a_value_not_a_policy() {
+        assert!(has_password("password hunter2"));
+        assert!(has_password("登录密码Abc@123"));
+        assert!(has_password("PIN 是 1234"));
+        assert!(has_password("my password is dragon"));
+        assert!(!has_password("密码:至少12位"));
+        assert!(!has_password("the password policy requires 12 characters"));
+        assert!(!has_password("password: 12 characters minimum"));
+        assert!(!has_password("密码要定期改"));
+        assert!(!has_password("PIN 4 digits"));
+    }
+}
