@@ -322,10 +322,7 @@ fn has_price(words: &str) -> bool {
             !NOT_AN_AMOUNT.is_match(after) && !is_not_a_price(words, &c) && has_digitish(&c)
         })
     });
-    priced
-        || MONEY_AMOUNT
-            .captures_iter(words)
-            .any(|c| money_is_a_price(words, &c))
+    priced || MONEY_AMOUNT.captures_iter(words).any(|c| money_is_a_price(words, &c))
 }
 
 /// The amount is a number: Arabic digits, or Chinese numerals with a
@@ -348,6 +345,7 @@ fn has_digitish(c: &Captures) -> bool {
 }
 
 fn is_not_a_price(words: &str, c: &Captures) -> bool {
+    // Group 0 is the whole match: every capture has it.
     let m = c.get(0).expect("group 0");
     mentions(clause_of(words, m.start(), m.end()), &NOT_A_PRICE)
 }
@@ -432,6 +430,7 @@ fn has_stock(words: &str) -> bool {
     out_of_stock
         || STOCK.iter().any(|r| {
             r.captures_iter(words).any(|c| {
+                // Group 0 is the whole match: every capture has it.
                 let m = c.get(0).expect("group 0");
                 let after = c.name("after").map_or("", |m| m.as_str());
                 let clause = clause_of(words, m.start(), m.end());
@@ -446,6 +445,7 @@ fn has_stock(words: &str) -> bool {
 fn has_status(words: &str) -> bool {
     STATUSES.iter().any(|r| {
         r.captures_iter(words).any(|c| {
+            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let clause = clause_of(words, m.start(), m.end());
             let after = c.name("after").map_or("", |m| m.as_str());
@@ -466,8 +466,7 @@ fn has_status(words: &str) -> bool {
 /// An English subject with neither an id, nor "status", nor a determiner
 /// (`order shipped`), which is too weak on its own.
 fn is_word_subject(c: &Captures) -> bool {
-    c.name("subject")
-        .is_some_and(|s| s.as_str().chars().any(|ch| ch.is_ascii_lowercase()))
+    c.name("subject").is_some_and(|s| s.as_str().chars().any(|ch| ch.is_ascii_lowercase()))
 }
 
 #[cfg(test)]

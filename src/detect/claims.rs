@@ -403,6 +403,7 @@ pub(crate) fn has_claim(words: &str) -> bool {
         .flat_map(|(_, patterns)| patterns);
     patterns.into_iter().any(|r| {
         r.captures_iter(words).any(|c| {
+            // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
             let clause = clause_around(words, m.start());
             let question = ends_with_question(words, clause);
@@ -421,9 +422,7 @@ pub(crate) fn has_claim(words: &str) -> bool {
                 && !gap_breaks_claim(gap)
                 && !act_is_a_topic(next)
                 && !role_is_a_modifier(following)
-                && !c
-                    .name("name")
-                    .is_some_and(|n| NOT_NAMES.contains(&n.as_str()))
+                && !c.name("name").is_some_and(|n| NOT_NAMES.contains(&n.as_str()))
         })
     })
 }

@@ -15,10 +15,7 @@ pub(crate) struct WordSet {
 
 impl WordSet {
     pub(crate) const fn new(words: &'static [&'static str]) -> WordSet {
-        WordSet {
-            words,
-            regex: OnceLock::new(),
-        }
+        WordSet { words, regex: OnceLock::new() }
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
@@ -29,10 +26,7 @@ impl WordSet {
                     .iter()
                     .map(|w| {
                         let starts = w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
-                        let ends = w
-                            .chars()
-                            .next_back()
-                            .is_some_and(|c| c.is_ascii_alphanumeric());
+                        let ends = w.chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric());
                         format!(
                             "{}{}{}",
                             if starts { r"(?-u:\b)" } else { "" },
@@ -41,6 +35,7 @@ impl WordSet {
                         )
                     })
                     .collect();
+                // The keyword lists are constants, escaped above, compiled by every test.
                 Regex::new(&format!("(?i)(?:{})", alternatives.join("|")))
                     .expect("keyword lists compile")
             })

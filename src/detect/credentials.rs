@@ -200,9 +200,7 @@ static PUBLIC_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The start of an SSH public key body (`ssh-rsa AAAAB3NzaC1yc2E…`).
 fn is_ssh_public_key(token: &str) -> bool {
-    ["AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh"]
-        .iter()
-        .any(|p| token.starts_with(p))
+    ["AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh"].iter().any(|p| token.starts_with(p))
 }
 
 /// Candidate values: runs of the characters keys and tokens are made of.
@@ -217,15 +215,11 @@ fn has_secret(words: &str) -> bool {
         || URL_PASSWORD
             .captures_iter(words)
             .any(|c| !is_placeholder(&c[2]) && !c[2].chars().all(|ch| ch.is_ascii_digit()))
-        || URL_SECRET_PARAM
-            .captures_iter(words)
-            .any(|c| secret_param(&c[1], &c[2]))
+        || URL_SECRET_PARAM.captures_iter(words).any(|c| secret_param(&c[1], &c[2]))
         || PREFIXED_TOKEN
             .captures_iter(words)
             .any(|c| looks_generated(&c[1]) && has_digit_and_letter(&c[1]))
-        || LABELLED_ASSIGNMENT
-            .captures_iter(words)
-            .any(|c| looks_generated_with_symbols(&c[1]))
+        || LABELLED_ASSIGNMENT.captures_iter(words).any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
             if is_ssh_public_key(token) {
@@ -267,11 +261,7 @@ fn labelled(words: &str, start: usize, end: usize) -> bool {
 
 /// The last `n` characters of `s`.
 fn tail(s: &str, n: usize) -> &str {
-    let start = s
-        .char_indices()
-        .rev()
-        .nth(n.saturating_sub(1))
-        .map_or(0, |(i, _)| i);
+    let start = s.char_indices().rev().nth(n.saturating_sub(1)).map_or(0, |(i, _)| i);
     &s[start..]
 }
 
@@ -290,8 +280,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     let v = value.trim_matches(|c: char| matches!(c, '\'' | '"' | '(' | ')' | '[' | ']'));
     let lower = v.to_ascii_lowercase();
     v.is_empty()
-        || v.chars()
-            .all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '#' | '?' | '-' | '_' | '…'))
+        || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '#' | '?' | '-' | '_' | '…'))
         || v.starts_with('<')
         || v.starts_with('$')
         || v.starts_with('{')
@@ -368,10 +357,7 @@ fn entropy(s: &str) -> f64 {
 /// Made of words joined by `_`, `-` or `.`, or a file name: an identifier,
 /// a path segment or a document, not a generated value.
 fn looks_like_name(token: &str) -> bool {
-    let words = token
-        .split(['_', '-', '.', '/'])
-        .filter(|part| is_wordish(part))
-        .count();
+    let words = token.split(['_', '-', '.', '/']).filter(|part| is_wordish(part)).count();
     let extension = token.rsplit_once('.').is_some_and(|(_, ext)| {
         (2..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphabetic())
     });
@@ -453,10 +439,8 @@ fn looks_secret_value(token: &str) -> bool {
     let letters = token.bytes().filter(u8::is_ascii_alphabetic).count();
     let upper = token.bytes().filter(u8::is_ascii_uppercase).count();
     let lower = token.bytes().filter(u8::is_ascii_lowercase).count();
-    let (digit_runs, letter_runs) = (
-        runs(token, |c| c.is_ascii_digit()),
-        runs(token, |c| c.is_ascii_alphabetic()),
-    );
+    let (digit_runs, letter_runs) =
+        (runs(token, |c| c.is_ascii_digit()), runs(token, |c| c.is_ascii_alphabetic()));
     let symbols = token.bytes().filter(|b| !b.is_ascii_alphanumeric()).count();
     (hex && digits > 0 && letters > 0)
         || (token.len() >= 30

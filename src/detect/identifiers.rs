@@ -338,9 +338,7 @@ fn is_chinese_mobile(digits: &str) -> bool {
 /// free-text parser costs about ten times more and is not needed on digits.
 fn valid_in(region: Option<Id>, digits: &str) -> bool {
     match region {
-        Some(id) => DATABASE
-            .by_id(id.as_ref())
-            .is_some_and(|meta| valid_national(meta, digits)),
+        Some(id) => DATABASE.by_id(id.as_ref()).is_some_and(|meta| valid_national(meta, digits)),
         None => (1..=3).filter(|&k| k < digits.len()).any(|k| {
             digits[..k].parse::<u16>().is_ok_and(|code| {
                 DATABASE.by_code(&code).is_some_and(|metas| {
@@ -369,9 +367,7 @@ fn valid_national(meta: &Metadata, digits: &str) -> bool {
     let valid = |national: &str| {
         let descriptors = meta.descriptors();
         descriptors.general().is_match(national)
-            && TYPES
-                .iter()
-                .any(|&t| descriptors.get(t).is_some_and(|d| d.is_match(national)))
+            && TYPES.iter().any(|&t| descriptors.get(t).is_some_and(|d| d.is_match(national)))
     };
     let without_trunk = meta
         .national_prefix()
@@ -511,15 +507,9 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// Taiwan and Hong Kong IDs (checksummed), US social security numbers in
 /// their 3-2-4 form with valid ranges, passport numbers after a label.
 fn has_foreign_id(words: &str) -> bool {
-    TAIWAN_ID
-        .captures_iter(words)
-        .any(|c| is_taiwan_id(&c[1], &c[2]))
-        || HONG_KONG_ID
-            .captures_iter(words)
-            .any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
-        || US_SSN
-            .captures_iter(words)
-            .any(|c| is_ssn(&c[1], &c[2], &c[3]))
+    TAIWAN_ID.captures_iter(words).any(|c| is_taiwan_id(&c[1], &c[2]))
+        || HONG_KONG_ID.captures_iter(words).any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
+        || US_SSN.captures_iter(words).any(|c| is_ssn(&c[1], &c[2], &c[3]))
         || PASSPORT.is_match(words)
 }
 
@@ -548,17 +538,9 @@ fn is_hong_kong_id(letters: &str, digits: &str, check: &str) -> bool {
     } else {
         36 * 9 + value(letters[0]) * 8
     };
-    sum += digits
-        .bytes()
-        .zip((2..=7).rev())
-        .map(|(b, w)| value(b) * w)
-        .sum::<u32>();
+    sum += digits.bytes().zip((2..=7).rev()).map(|(b, w)| value(b) * w).sum::<u32>();
     let expected = (11 - sum % 11) % 11;
-    let actual = if check == "A" {
-        10
-    } else {
-        value(check.as_bytes()[0])
-    };
+    let actual = if check == "A" { 10 } else { value(check.as_bytes()[0]) };
     expected == actual
 }
 
@@ -708,17 +690,12 @@ fn has_email(words: &str) -> bool {
         if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
             return false;
         }
-        let provider = domain
-            .split(['.', ' '])
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();
         let known_provider = MAIL_PROVIDERS.contains(&provider.as_str());
         let disguised_dot = dot.trim() != ".";
         let plain_word_at = at == "at" || at == "#";
-        let looks_like_handle = local
-            .chars()
-            .any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
+        let looks_like_handle =
+            local.chars().any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
         let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
         !plain_word_at
             || known_provider
@@ -731,16 +708,8 @@ fn has_email(words: &str) -> bool {
 fn could_be_address(local: &str, tld: &str) -> bool {
     let tld = tld.to_ascii_lowercase();
     !FILE_EXTENSIONS.contains(&tld.as_str())
-        && ![
-            "internal",
-            "local",
-            "lan",
-            "localdomain",
-            "intranet",
-            "svc",
-            "cluster",
-        ]
-        .contains(&tld.as_str())
+        && !["internal", "local", "lan", "localdomain", "intranet", "svc", "cluster"]
+            .contains(&tld.as_str())
         && !local.eq_ignore_ascii_case("git")
 }
 
@@ -826,10 +795,7 @@ mod tests {
         assert!(in_card_range("5500000000000004"));
         assert!(in_card_range("2221000000000009"));
         assert!(in_card_range("378282246310005"));
-        assert!(
-            !in_card_range("2024010120240331"),
-            "dates are not Mastercard 2-series"
-        );
+        assert!(!in_card_range("2024010120240331"), "dates are not Mastercard 2-series");
         assert!(!in_card_range("1234567890123456"));
     }
 
@@ -844,11 +810,7 @@ mod tests {
     #[test]
     fn metadata_validation_agrees_with_the_parser() {
         let parsed = |region: Option<Id>, digits: &str| {
-            let text = if region.is_some() {
-                digits.to_string()
-            } else {
-                format!("+{digits}")
-            };
+            let text = if region.is_some() { digits.to_string() } else { format!("+{digits}") };
             phonenumber::parse(region, text).is_ok_and(|n| phonenumber::is_valid(&n))
         };
         for digits in [
@@ -868,24 +830,10 @@ mod tests {
             "04001234567",
             "0999123456",
         ] {
-            assert_eq!(
-                valid_in(Some(Id::CN), digits),
-                parsed(Some(Id::CN), digits),
-                "CN {digits}"
-            );
+            assert_eq!(valid_in(Some(Id::CN), digits), parsed(Some(Id::CN), digits), "CN {digits}");
         }
-        for digits in [
-            "4155550132",
-            "6502530000",
-            "5551234567",
-            "2125550100",
-            "1234567890",
-        ] {
-            assert_eq!(
-                valid_in(Some(Id::US), digits),
-                parsed(Some(Id::US), digits),
-                "US {digits}"
-            );
+        for digits in ["4155550132", "6502530000", "5551234567", "2125550100", "1234567890"] {
+            assert_eq!(valid_in(Some(Id::US), digits), parsed(Some(Id::US), digits), "US {digits}");
         }
         for digits in [
             "4930123456",

@@ -180,9 +180,8 @@ fn builtin(views: &Views) -> Option<Category> {
 /// class `[\w…]` holds ASCII word characters (the view has folded the
 /// text; Unicode word classes make the automata much larger and slower).
 fn re(pattern: &str) -> Regex {
-    let ascii = pattern
-        .replace(r"\b", r"(?-u:\b)")
-        .replace(r"[\w", "[0-9A-Za-z_");
+    let ascii = pattern.replace(r"\b", r"(?-u:\b)").replace(r"[\w", "[0-9A-Za-z_");
+    // The patterns are constants, compiled by every unit test of this module.
     Regex::new(&ascii).expect("detector patterns are valid")
 }
 
@@ -232,10 +231,7 @@ mod tests {
         check("身份证号11010519491231002X", Some(Category::NationalId));
         check("card 4111 1111 1111 1111 please", Some(Category::BankCard));
         check("工资卡6222020200112233446", Some(Category::BankCard));
-        check(
-            "mail jay.panda@example.com for the report",
-            Some(Category::Email),
-        );
+        check("mail jay.panda@example.com for the report", Some(Category::Email));
     }
 
     #[test]
@@ -333,10 +329,7 @@ mod tests {
     #[test]
     fn names_and_reasons_are_stable() {
         assert_eq!(Category::NationalId.as_str(), "national_id");
-        assert_eq!(
-            Category::from_name("live_business_fact"),
-            Some(Category::LiveBusinessFact)
-        );
+        assert_eq!(Category::from_name("live_business_fact"), Some(Category::LiveBusinessFact));
         for category in Category::ALL {
             assert_eq!(Category::from_name(category.as_str()), Some(category));
             assert!(!category.reason().is_empty());
@@ -348,10 +341,7 @@ mod tests {
     #[test]
     fn extra_patterns_run_on_the_detection_view() {
         let detector = Detector::new(vec![
-            ExtraPattern {
-                name: "customer".into(),
-                regex: Regex::new("(?i)acme dairy").unwrap(),
-            },
+            ExtraPattern { name: "customer".into(), regex: Regex::new("(?i)acme dairy").unwrap() },
             ExtraPattern {
                 name: "project code".into(),
                 regex: Regex::new(r"BLUEMOON-\d{4}\b").unwrap(),
@@ -359,27 +349,11 @@ mod tests {
         ]);
         let found = |t: &str| detector.scan(t).map(|f| f.name().to_string());
         assert_eq!(found("the ACME Dairy tender"), Some("customer".into()));
-        assert_eq!(
-            found("ＡＣＭＥ　Ｄａｉｒｙ"),
-            Some("customer".into()),
-            "full-width"
-        );
-        assert_eq!(
-            found("acme\u{200B} dairy"),
-            Some("customer".into()),
-            "zero-width"
-        );
+        assert_eq!(found("ＡＣＭＥ　Ｄａｉｒｙ"), Some("customer".into()), "full-width");
+        assert_eq!(found("acme\u{200B} dairy"), Some("customer".into()), "zero-width");
         assert_eq!(found("BLUEMOON-2024"), Some("project code".into()));
-        assert_eq!(
-            found("BLUEMOON-20 24"),
-            Some("project code".into()),
-            "digits view"
-        );
-        assert_eq!(
-            found("I am an admin"),
-            Some("permission_claim".into()),
-            "built-ins first"
-        );
+        assert_eq!(found("BLUEMOON-20 24"), Some("project code".into()), "digits view");
+        assert_eq!(found("I am an admin"), Some("permission_claim".into()), "built-ins first");
         assert_eq!(found("yogurt texture"), None);
         assert_eq!(Detector::default().scan("the ACME Dairy tender"), None);
         let reason = detector.scan("the ACME Dairy tender").unwrap().reason();

@@ -362,9 +362,7 @@ pub(super) fn has_password(text: &str) -> bool {
     }) || PASSWORD_BEFORE.captures_iter(text).any(|c| {
         strong_value(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
     }) || LOGIN_WITH.captures_iter(text).any(|c| {
-        let value = (1..c.len())
-            .find_map(|i| c.get(i))
-            .map_or("", |m| m.as_str());
+        let value = (1..c.len()).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
         strong_value(trim_value(value))
     })
 }
@@ -379,10 +377,7 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     }
     let after_link = rest[link..].trim_start();
     let word = word.to_ascii_lowercase();
-    if word
-        .split(['_', '-'])
-        .any(|part| IDENTIFIER_POLICY_PARTS.contains(&part))
-    {
+    if word.split(['_', '-']).any(|part| IDENTIFIER_POLICY_PARTS.contains(&part)) {
         return false;
     }
     let word = word
@@ -390,10 +385,8 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         .find(|part| PASSWORD_WORD.is_match(part))
         .unwrap_or(&word)
         .to_string();
-    let numeric_only = matches!(
-        word.as_str(),
-        "otp" | "验证码" | "动态码" | "校验码" | "安全码"
-    ) || word.starts_with("pin")
+    let numeric_only = matches!(word.as_str(), "otp" | "验证码" | "动态码" | "校验码" | "安全码")
+        || word.starts_with("pin")
         || (word.ends_with("code") && !word.starts_with("pass"));
     if let Some(q) = QUOTED_VALUE.captures(after_link)
         && linked
@@ -442,9 +435,8 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
 fn is_value_shaped(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     value.bytes().any(|b| b.is_ascii_alphanumeric())
-        && !value.starts_with([
-            '/', '\\', '@', '|', '-', '>', '<', '{', '[', '}', ')', ']', '$', '%',
-        ])
+        && !value
+            .starts_with(['/', '\\', '@', '|', '-', '>', '<', '{', '[', '}', ')', ']', '$', '%'])
         && !matches!(
             lower.as_str(),
             "pin"
@@ -464,16 +456,13 @@ fn is_value_shaped(value: &str) -> bool {
 /// `>=12`, `8-16`, `12+`: a length rule, not a password.
 fn is_ascii_comparison(value: &str) -> bool {
     value.starts_with(['<', '>', '≥', '≤'])
-        || value
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '~' | '.'))
+        || value.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '~' | '.'))
             && value.contains(['-', '+', '~'])
 }
 
 fn trim_value(value: &str) -> &str {
-    value.trim_end_matches([
-        '.', ',', ';', ':', '!', '?', ')', ']', '\'', '"', '」', '』', '(', '[',
-    ])
+    value
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '\'', '"', '」', '』', '(', '['])
 }
 
 /// A value that looks like a password without any link word: it holds a
@@ -484,9 +473,7 @@ fn strong_value(value: &str) -> bool {
         && !is_placeholder(value)
         && !POLICY_WORDS.contains(&value.to_ascii_lowercase().as_str())
         && !value.contains("://")
-        && (value
-            .bytes()
-            .any(|b| b.is_ascii_digit() || b.is_ascii_punctuation())
+        && (value.bytes().any(|b| b.is_ascii_digit() || b.is_ascii_punctuation())
             || value.bytes().skip(1).any(|b| b.is_ascii_uppercase())
                 && value.bytes().any(|b| b.is_ascii_lowercase()))
 }

@@ -10,6 +10,7 @@ mod copy;
 mod eval;
 mod fake_model;
 mod faults;
+mod fuzz;
 mod helpers;
 mod mcp;
 mod never_store;

@@ -152,21 +152,6 @@ fn never_store_corpus_covers_every_category_in_both_languages() {
     }
 }
 
-#[test]
-fn never_store_scan_stays_fast() {
-    let lines = corpus();
-    // Warm the lazily built patterns and phone metadata first.
-    for line in &lines {
-        detect::scan(&line.text);
-    }
-    let start = std::time::Instant::now();
-    for line in &lines {
-        detect::scan(&line.text);
-    }
-    let per_scan = start.elapsed() / lines.len() as u32;
-    println!("never-store scan: {per_scan:?} per corpus line (this build profile)");
-}
-
 fn ratio(n: usize, d: usize) -> f64 {
     if d == 0 { 0.0 } else { n as f64 / d as f64 }
 }
