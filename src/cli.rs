@@ -201,6 +201,11 @@ pub struct RecallArgs {
     /// Record the result as loaded into this conversation (then prints {"load_id", "memories"}).
     #[arg(long)]
     pub conversation: Option<String>,
+    /// The user's request as the agent received it: how-to-answer memories
+    /// (presentation, terminology, query defaults) come first, then
+    /// background and recent focus ranked by relevance to it.
+    #[arg(long, value_name = "TEXT")]
+    pub query: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

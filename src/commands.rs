@@ -122,12 +122,21 @@ async fn run_on<S: Store>(
         }
         StoreCommand::Recall(args) => match &args.conversation {
             None => {
-                let records = manager.recall(&args.user, &args.scopes, args.limit).await?;
+                let records = manager
+                    .recall(&args.user, &args.scopes, args.limit, args.query.as_deref())
+                    .await?;
                 emit(format, &records, |r| output::memory_lines(r));
             }
             Some(conversation) => {
-                let (load_id, memories) =
-                    manager.recall_for(&args.user, &args.scopes, args.limit, conversation).await?;
+                let (load_id, memories) = manager
+                    .recall_for(
+                        &args.user,
+                        &args.scopes,
+                        args.limit,
+                        args.query.as_deref(),
+                        conversation,
+                    )
+                    .await?;
                 let loaded = serde_json::json!({ "load_id": load_id, "memories": memories });
                 emit(format, &loaded, |_| {
                     format!("load {load_id}\n{}", output::memory_lines(&memories))

@@ -346,15 +346,15 @@ async fn read_state<S: Store>(case: &GoldenCase, store: &S, config: &Config) -> 
     })
 }
 
-/// The contents `recall` returns for a check (limit 5, as an agent calls it).
-/// The one place eval asks for recall; the check's `query` joins the call
-/// when `Manager::recall` takes one (spec §10.25).
+/// The contents `recall` returns for a check, with its query and limit 5,
+/// as an agent calls it (spec §10.25). The one place eval asks for recall.
 async fn recall_contents<S: Store>(
     manager: &Manager<'_, S>,
     user_id: &str,
     check: &RecallCheck,
 ) -> Result<Vec<String>> {
-    let records = manager.recall(user_id, &check.scopes, DEFAULT_RECALL_LIMIT).await?;
+    let records =
+        manager.recall(user_id, &check.scopes, DEFAULT_RECALL_LIMIT, Some(&check.query)).await?;
     Ok(records.into_iter().filter_map(|r| r.memory.content).collect())
 }
 

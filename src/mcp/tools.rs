@@ -22,6 +22,10 @@ pub struct RecallArgs {
     pub limit: Option<usize>,
     /// The conversation the memories are loaded into; recorded so the answer can be traced to them.
     pub conversation_id: Option<String>,
+    /// The user's request exactly as you received it: memories about how to
+    /// answer come first, then the user's background and current work that
+    /// bear on this request.
+    pub query: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -159,15 +163,18 @@ impl<S: Store> Tools<S> {
                 let scopes =
                     a.scopes.iter().map(|s| s.parse::<Scope>()).collect::<Result<Vec<_>, _>>()?;
                 let limit = a.limit.unwrap_or(crate::manage::DEFAULT_RECALL_LIMIT);
+                let query = a.query.as_deref();
                 match &a.conversation_id {
                     Some(c) => {
-                        let (load_id, memories) =
-                            m.recall_for(&a.user_id, &scopes, limit, c).await.map_err(refuse)?;
+                        let (load_id, memories) = m
+                            .recall_for(&a.user_id, &scopes, limit, query, c)
+                            .await
+                            .map_err(refuse)?;
                         Ok(json!({ "load_id": load_id, "memories": memories }))
                     }
                     None => {
                         let memories =
-                            m.recall(&a.user_id, &scopes, limit).await.map_err(refuse)?;
+                            m.recall(&a.user_id, &scopes, limit, query).await.map_err(refuse)?;
                         Ok(json!({ "load_id": null, "memories": memories }))
                     }
                 }

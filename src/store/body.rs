@@ -522,6 +522,17 @@ impl Store for Backend {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
     }
 
+    async fn evidence_quotes(&self, user_id: &str) -> Result<Vec<(String, String)>> {
+        let query = sqlx::query_as::<_, (String, String)>(
+            "SELECT e.memory_id, s.quote FROM memories m \
+             JOIN memory_evidence e ON e.memory_id = m.memory_id JOIN slips s ON s.slip_id = e.slip_id \
+             WHERE m.user_id = $1 AND m.status = 'active' AND s.quote IS NOT NULL \
+             ORDER BY e.memory_id, s.expressed_at, s.slip_id",
+        )
+        .bind(user_id);
+        self.read(query, &format!("reading the evidence quotes of user {user_id}"), Ok).await
+    }
+
     async fn history(&self, memory_id: &str) -> Result<Vec<Event>> {
         let query = sqlx::query_as::<_, EventRow>(sql(format!(
             "SELECT {EVENT_COLUMNS} FROM memory_events WHERE memory_id = $1 ORDER BY at, event_id"

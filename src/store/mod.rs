@@ -104,6 +104,11 @@ pub trait Store: Send + Sync {
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
+    /// The evidence quotes of a user's active memories, as `(memory_id,
+    /// quote)` pairs (erased quotes left out): what recall ranks beside the
+    /// contents.
+    async fn evidence_quotes(&self, user_id: &str) -> Result<Vec<(String, String)>>;
+
     /// A memory's events, oldest first.
     async fn history(&self, memory_id: &str) -> Result<Vec<Event>>;
 

@@ -11,6 +11,7 @@ mod fake_model;
 mod helpers;
 mod mcp;
 mod never_store;
+mod recall;
 mod scale;
 mod service;
 mod stage_one;
