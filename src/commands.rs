@@ -195,6 +195,7 @@ async fn eval(config: &Config, format: Format, args: &EvalArgs) -> Result<Finish
             min_precision: args.min_precision,
             min_recall: args.min_recall,
             max_leaks: args.max_leaks,
+            min_recall_hit_rate: args.min_recall_hit_rate,
         },
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
