@@ -13,6 +13,7 @@ use crate::domain::{
 };
 use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
+use crate::llm::embed::Embedder;
 use crate::rank;
 use crate::store::Store;
 use crate::text;
@@ -271,11 +272,19 @@ pub struct Manager<'a, S> {
     store: &'a S,
     now: Time,
     detector: &'a Detector,
+    /// `llm.embedding_model`'s client, when set: recall blends embeddings in,
+    /// and what a person writes is embedded at once.
+    embedder: Option<&'a Embedder>,
 }
 
 impl<'a, S: Store> Manager<'a, S> {
     pub fn new(store: &'a S, now: Time, detector: &'a Detector) -> Self {
-        Manager { store, now, detector }
+        Manager { store, now, detector, embedder: None }
+    }
+
+    /// The same, with embeddings (spec §10.25) when `embedder` is given.
+    pub fn with_embedder(self, embedder: Option<&'a Embedder>) -> Self {
+        Manager { embedder, ..self }
     }
 
     async fn load(&self, memory_id: &str) -> Result<Memory> {
@@ -346,10 +355,11 @@ impl<'a, S: Store> Manager<'a, S> {
             Event::change(Actor::User, None, self.now, "edit", Vec::new(), Some(&before), &after);
         self.store
             .apply(vec![
-                Write::UpdateMemory { memory: after, expected_version: before.version },
+                Write::UpdateMemory { memory: after.clone(), expected_version: before.version },
                 Write::InsertEvent(event),
             ])
             .await?;
+        self.embed_now(&after).await;
         self.show(memory_id).await
     }
 
@@ -411,6 +421,7 @@ impl<'a, S: Store> Manager<'a, S> {
         self.store
             .apply(vec![Write::InsertMemory(memory.clone()), Write::InsertEvent(event)])
             .await?;
+        self.embed_now(&memory).await;
         self.record(memory).await
     }
 
@@ -515,7 +526,8 @@ impl<'a, S: Store> Manager<'a, S> {
     }
 
     /// How well each of `topical` bears on `query`: lexical relevance over
-    /// its content and evidence quotes (see [`rank`]).
+    /// its content and evidence quotes, blended with the cosine of its
+    /// embedding where it has one (see [`rank`]).
     async fn relevance(&self, user_id: &str, query: &str, topical: &[Memory]) -> Result<Vec<f64>> {
         if topical.is_empty() {
             return Ok(Vec::new());
@@ -528,7 +540,61 @@ impl<'a, S: Store> Manager<'a, S> {
                 quotes: quotes.get(&m.memory_id).map(Vec::as_slice).unwrap_or_default(),
             })
             .collect();
-        Ok(rank::blend(&rank::lexical_scores(query, &documents), &[]))
+        let lexical = rank::lexical_scores(query, &documents);
+        Ok(rank::blend(&lexical, &self.cosines(user_id, query, topical).await?))
+    }
+
+    /// The cosine of the query's and each memory's embedding, where both
+    /// exist. The query costs one model call, made only when some memory has
+    /// an embedding; when it fails, every memory is ranked lexically.
+    async fn cosines(
+        &self,
+        user_id: &str,
+        query: &str,
+        topical: &[Memory],
+    ) -> Result<Vec<Option<f64>>> {
+        let Some(embedder) = self.embedder else { return Ok(Vec::new()) };
+        let stored: HashMap<String, Vec<f32>> =
+            self.store.embeddings(user_id, embedder.model()).await?.into_iter().collect();
+        if !topical.iter().any(|m| stored.contains_key(&m.memory_id)) {
+            return Ok(Vec::new());
+        }
+        let query = match embedder.embed_query(query).await {
+            Ok(vector) => vector,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not embed the recall query; ranking lexically");
+                return Ok(Vec::new());
+            }
+        };
+        Ok(topical
+            .iter()
+            .map(|m| stored.get(&m.memory_id).and_then(|v| rank::cosine(&query, v)))
+            .collect())
+    }
+
+    /// Embeds the current version of a memory a person just wrote, so recall
+    /// blends it at once. A failure is logged by category and left to the
+    /// next run, which embeds every memory still missing one.
+    async fn embed_now(&self, memory: &Memory) {
+        let (Some(embedder), Some(content)) = (self.embedder, memory.content.as_deref()) else {
+            return;
+        };
+        if memory.status_at(self.now) != Status::Active {
+            return;
+        }
+        let Ok(mut vectors) = embedder.embed(&[content]).await.outcome else {
+            tracing::warn!(memory_id = %memory.memory_id, "memory not embedded; the next run embeds it");
+            return;
+        };
+        let write = Write::SaveEmbedding {
+            memory_id: memory.memory_id.clone(),
+            version: memory.version,
+            model: embedder.model().to_owned(),
+            vector: vectors.pop().unwrap_or_default(),
+        };
+        if let Err(e) = self.store.apply(vec![write]).await {
+            tracing::warn!(memory_id = %memory.memory_id, error = %e, "could not store the embedding; the next run embeds it");
+        }
     }
 
     /// A user's suggestions: pending ones, or with `all` every one.
@@ -581,7 +647,9 @@ impl<'a, S: Store> Manager<'a, S> {
         self.store.apply(writes).await?;
         let decided = self.load_suggestion(suggestion_id).await?;
         let record = self.suggestion_records(vec![decided]).await?.remove(0);
-        Ok((record, self.show(&memory_id).await?))
+        let memory = self.show(&memory_id).await?;
+        self.embed_now(&memory.memory).await;
+        Ok((record, memory))
     }
 
     async fn pending(&self, suggestion_id: &str) -> Result<Suggestion> {

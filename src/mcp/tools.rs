@@ -4,6 +4,7 @@
 
 use crate::domain::{Kind, Scope, Time, truncate_time};
 use crate::error::Error;
+use crate::llm::embed::Embedder;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::store::Store;
 use futures::future::BoxFuture;
@@ -105,6 +106,8 @@ pub struct Tools<S> {
     pub now: Option<Time>,
     /// The never-store detectors with the operator's patterns.
     pub detector: crate::detect::Detector,
+    /// `llm.embedding_model`'s client, when set (spec §10.25).
+    pub embedder: Option<Embedder>,
 }
 
 fn refuse(e: Error) -> Refusal {
@@ -118,6 +121,7 @@ impl<S: Store> Tools<S> {
             self.now.unwrap_or_else(|| truncate_time(chrono::Utc::now())),
             &self.detector,
         )
+        .with_embedder(self.embedder.as_ref())
     }
 
     fn allow(&self, user_id: &str) -> Result<(), Refusal> {

@@ -6,6 +6,7 @@ mod app;
 mod architecture;
 mod cli;
 mod config;
+mod embeddings;
 mod eval;
 mod fake_model;
 mod helpers;
