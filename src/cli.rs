@@ -152,7 +152,8 @@ with the configured provider (llm.provider; llm.concurrency cases at a time): ex
 ingest, a run at each of its times, then what dreamd stored is compared with what the case expects. \
 Prints slip precision, recall and F1, memory precision and recall, suggestions expected and made \
 (per kind and per language), never-store leaks, invalid quotes, one-off slips kept, explicit \
-memories changed and the recall hit rate. Exit code 4 when a gate is missed, 2 for a bad golden file.")]
+memories changed and the recall hit rate (recall with each check's query and scopes, limit 5). \
+Exit code 4 when a gate is missed, 2 for a bad golden file.")]
 pub struct EvalArgs {
     /// The golden set: JSON Lines, one case per line (see eval/README.md).
     #[arg(value_name = "GOLDEN")]
@@ -169,6 +170,10 @@ pub struct EvalArgs {
     /// Gate: at most N never-store leaks (expected-absent strings found in stored text).
     #[arg(long, value_name = "N")]
     pub max_leaks: Option<u64>,
+    /// Gate: the share of recall checks (each a query with scopes, limit 5) whose expected
+    /// memory comes back, overall and in every language, must be at least H (0 to 1).
+    #[arg(long, value_name = "H", value_parser = parse_fraction)]
+    pub min_recall_hit_rate: Option<f64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -210,6 +215,11 @@ pub struct RecallArgs {
     /// Record the result as loaded into this conversation (then prints {"load_id", "memories"}).
     #[arg(long)]
     pub conversation: Option<String>,
+    /// The user's request as the agent received it: how-to-answer memories
+    /// (presentation, terminology, query defaults) come first, then
+    /// background and recent focus ranked by relevance to it.
+    #[arg(long, value_name = "TEXT")]
+    pub query: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

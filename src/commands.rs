@@ -11,6 +11,7 @@ use crate::eval::EvalOptions;
 use crate::eval::report::{Gates, Report};
 use crate::ingest::ingest;
 use crate::llm::Provider;
+use crate::llm::embed::Embedder;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
 use crate::select::Window;
@@ -102,7 +103,8 @@ async fn run_on<S: Store>(
         emit(format, &summary, output::run_summary);
         return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
     };
-    let manager = Manager::new(store, now, config.detector());
+    let embedder = Embedder::from_config(config)?;
+    let manager = Manager::new(store, now, config.detector()).with_embedder(embedder.as_ref());
     match command {
         StoreCommand::Ingest { path } => {
             let summary = if path == "-" {
@@ -122,12 +124,21 @@ async fn run_on<S: Store>(
         }
         StoreCommand::Recall(args) => match &args.conversation {
             None => {
-                let records = manager.recall(&args.user, &args.scopes, args.limit).await?;
+                let records = manager
+                    .recall(&args.user, &args.scopes, args.limit, args.query.as_deref())
+                    .await?;
                 emit(format, &records, |r| output::memory_lines(r));
             }
             Some(conversation) => {
-                let (load_id, memories) =
-                    manager.recall_for(&args.user, &args.scopes, args.limit, conversation).await?;
+                let (load_id, memories) = manager
+                    .recall_for(
+                        &args.user,
+                        &args.scopes,
+                        args.limit,
+                        args.query.as_deref(),
+                        conversation,
+                    )
+                    .await?;
                 let loaded = serde_json::json!({ "load_id": load_id, "memories": memories });
                 emit(format, &loaded, |_| {
                     format!("load {load_id}\n{}", output::memory_lines(&memories))
@@ -218,6 +229,7 @@ async fn eval(config: &Config, format: Format, args: &EvalArgs) -> Result<Finish
             min_precision: args.min_precision,
             min_recall: args.min_recall,
             max_leaks: args.max_leaks,
+            min_recall_hit_rate: args.min_recall_hit_rate,
         },
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
@@ -332,18 +344,21 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
 /// `dreamd mcp`: the store moves into the server, which lives until stdin closes.
 async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
     let users = config.mcp_users.clone();
+    let embedder = Embedder::from_config(config)?;
     let engine: std::sync::Arc<dyn crate::mcp::tools::Engine> = match &config.database {
         DatabaseUrl::Sqlite(path) => std::sync::Arc::new(crate::mcp::tools::Tools {
             store: SqliteStore::open(path).await?,
             users,
             now,
             detector: config.detector().clone(),
+            embedder,
         }),
         DatabaseUrl::Postgres(url) => std::sync::Arc::new(crate::mcp::tools::Tools {
             store: PgStore::open(url).await?,
             users,
             now,
             detector: config.detector().clone(),
+            embedder,
         }),
     };
     crate::mcp::serve(engine).await

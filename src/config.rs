@@ -88,6 +88,8 @@ pub struct LlmSection {
     pub max_tokens_per_run: u64,
     /// A number, or `"none"` to send no temperature (reasoning models refuse any but their default).
     pub temperature: TemperatureSetting,
+    /// The embedding model recall blends with lexical relevance; empty: off.
+    pub embedding_model: String,
 }
 
 /// `llm.temperature` as written: a number, or the word `none` (spec §10.26).
@@ -256,6 +258,9 @@ pub struct Llm {
     pub max_tokens_per_run: u64,
     /// The temperature to send, or `None` to send none (spec §10.26).
     pub temperature: Option<f32>,
+    /// The model that embeds memories and queries at `base_url`'s
+    /// `/embeddings` (spec §10.25); `None`: recall ranks lexically only.
+    pub embedding_model: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -481,6 +486,8 @@ impl RawConfig {
                 max_prompt_tokens: u64::from(self.llm.max_prompt_tokens),
                 max_tokens_per_run: self.llm.max_tokens_per_run,
                 temperature,
+                embedding_model: Some(self.llm.embedding_model.trim().to_owned())
+                    .filter(|m| !m.is_empty()),
             },
             policy: Policy {
                 rules,
@@ -628,6 +635,17 @@ mod tests {
                 .to_string();
             assert!(err.contains("llm.temperature"), "{err}");
         }
+    }
+
+    #[test]
+    fn embeddings_are_off_unless_a_model_is_named() {
+        assert_eq!(Config::from_toml("").unwrap().llm.embedding_model, None);
+        assert_eq!(
+            Config::from_toml("[llm]\nembedding_model = \"  \"\n").unwrap().llm.embedding_model,
+            None
+        );
+        let on = Config::from_toml("[llm]\nembedding_model = \"bge-m3\"\n").unwrap();
+        assert_eq!(on.llm.embedding_model.as_deref(), Some("bge-m3"));
     }
 
     #[test]

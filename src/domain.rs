@@ -523,6 +523,14 @@ pub enum Write {
         state: SlipState,
     },
     InsertLoad(Load),
+    /// Stores the embedding of a memory's text at `version` by `model`,
+    /// replacing one of an older version (never one of a newer).
+    SaveEmbedding {
+        memory_id: String,
+        version: i64,
+        model: String,
+        vector: Vec<f32>,
+    },
     /// Records a person's decision, only if the suggestion is still pending;
     /// an accepted creation records the memory it made.
     DecideSuggestion {
@@ -557,6 +565,7 @@ impl Write {
             }
             Write::SetSlipStates { state, .. } => format!("moving slips to {state}"),
             Write::InsertLoad(load) => format!("load {}", load.load_id),
+            Write::SaveEmbedding { memory_id, .. } => format!("embedding of memory {memory_id}"),
             Write::DecideSuggestion { suggestion_id, .. } => {
                 format!("decision on suggestion {suggestion_id}")
             }

@@ -39,6 +39,7 @@ pub mod manage;
 pub mod mcp;
 pub mod output;
 pub mod prompts;
+pub mod rank;
 pub mod run;
 pub mod select;
 pub mod service;

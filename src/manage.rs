@@ -13,6 +13,8 @@ use crate::domain::{
 };
 use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
+use crate::llm::embed::Embedder;
+use crate::rank;
 use crate::store::Store;
 use crate::text;
 use std::collections::HashMap;
@@ -205,6 +207,18 @@ pub fn recall_order(a: &Memory, b: &Memory) -> std::cmp::Ordering {
         .then_with(|| a.memory_id.cmp(&b.memory_id))
 }
 
+/// Active, unexpired memories whose scope is global or one of `scopes`, in
+/// §10.9's order.
+fn in_scope(memories: Vec<Memory>, scopes: &[Scope], now: Time) -> Vec<Memory> {
+    let mut chosen: Vec<Memory> = memories
+        .into_iter()
+        .filter(|m| m.status_at(now) == Status::Active)
+        .filter(|m| m.scope == Scope::global() || scopes.contains(&m.scope))
+        .collect();
+    chosen.sort_by(recall_order);
+    chosen
+}
+
 /// What an agent should load now: active, unexpired, in scope, ordered and limited.
 pub fn select_for_recall(
     memories: Vec<Memory>,
@@ -212,12 +226,43 @@ pub fn select_for_recall(
     limit: usize,
     now: Time,
 ) -> Vec<Memory> {
-    let mut chosen: Vec<Memory> = memories
-        .into_iter()
-        .filter(|m| m.status_at(now) == Status::Active)
-        .filter(|m| m.scope == Scope::global() || scopes.contains(&m.scope))
-        .collect();
-    chosen.sort_by(recall_order);
+    let mut chosen = in_scope(memories, scopes, now);
+    chosen.truncate(limit.min(MAX_RECALL_LIMIT));
+    chosen
+}
+
+/// Kinds that shape every answer whatever it is about (how to write, what
+/// the user's words and default query choices mean): with a query they
+/// come first (spec §10.25).
+pub fn shapes_every_answer(kind: Kind) -> bool {
+    matches!(kind, Kind::Presentation | Kind::Terminology | Kind::QueryDefault)
+}
+
+/// The recall candidates for a query: those that shape every answer, and
+/// the topical ones (background, recent focus) to rank; both in §10.9's order.
+pub fn candidates_for_query(
+    memories: Vec<Memory>,
+    scopes: &[Scope],
+    now: Time,
+) -> (Vec<Memory>, Vec<Memory>) {
+    in_scope(memories, scopes, now).into_iter().partition(|m| shapes_every_answer(m.kind))
+}
+
+/// Recall with a query (spec §10.25): the memories that shape every answer
+/// first, then the topical ones by `relevance` (one score per memory of
+/// `topical`), §10.9's order breaking ties; limited. Topical memories that
+/// share nothing with the query still fill the slots left, in §10.9's order.
+pub fn order_by_relevance(
+    shaping: Vec<Memory>,
+    topical: Vec<Memory>,
+    relevance: &[f64],
+    limit: usize,
+) -> Vec<Memory> {
+    let mut scored: Vec<(f64, Memory)> =
+        relevance.iter().copied().chain(std::iter::repeat(0.0)).zip(topical).collect();
+    scored.sort_by(|(a, m), (b, n)| b.total_cmp(a).then_with(|| recall_order(m, n)));
+    let mut chosen = shaping;
+    chosen.extend(scored.into_iter().map(|(_, m)| m));
     chosen.truncate(limit.min(MAX_RECALL_LIMIT));
     chosen
 }
@@ -227,11 +272,19 @@ pub struct Manager<'a, S> {
     store: &'a S,
     now: Time,
     detector: &'a Detector,
+    /// `llm.embedding_model`'s client, when set: recall blends embeddings in,
+    /// and what a person writes is embedded at once.
+    embedder: Option<&'a Embedder>,
 }
 
 impl<'a, S: Store> Manager<'a, S> {
     pub fn new(store: &'a S, now: Time, detector: &'a Detector) -> Self {
-        Manager { store, now, detector }
+        Manager { store, now, detector, embedder: None }
+    }
+
+    /// The same, with embeddings (spec §10.25) when `embedder` is given.
+    pub fn with_embedder(self, embedder: Option<&'a Embedder>) -> Self {
+        Manager { embedder, ..self }
     }
 
     async fn load(&self, memory_id: &str) -> Result<Memory> {
@@ -302,10 +355,11 @@ impl<'a, S: Store> Manager<'a, S> {
             Event::change(Actor::User, None, self.now, "edit", Vec::new(), Some(&before), &after);
         self.store
             .apply(vec![
-                Write::UpdateMemory { memory: after, expected_version: before.version },
+                Write::UpdateMemory { memory: after.clone(), expected_version: before.version },
                 Write::InsertEvent(event),
             ])
             .await?;
+        self.embed_now(&after).await;
         self.show(memory_id).await
     }
 
@@ -315,9 +369,10 @@ impl<'a, S: Store> Manager<'a, S> {
         user_id: &str,
         scopes: &[Scope],
         limit: usize,
+        query: Option<&str>,
         conversation_id: &str,
     ) -> Result<(String, Vec<MemoryRecord>)> {
-        let records = self.recall(user_id, scopes, limit).await?;
+        let records = self.recall(user_id, scopes, limit, query).await?;
         let load = Load {
             load_id: new_id(),
             user_id: user_id.to_owned(),
@@ -366,6 +421,7 @@ impl<'a, S: Store> Manager<'a, S> {
         self.store
             .apply(vec![Write::InsertMemory(memory.clone()), Write::InsertEvent(event)])
             .await?;
+        self.embed_now(&memory).await;
         self.record(memory).await
     }
 
@@ -441,18 +497,104 @@ impl<'a, S: Store> Manager<'a, S> {
         self.store.apply(status_change_writes(&before, after, event, erase)).await
     }
 
-    /// Recall for an agent: see [`select_for_recall`].
+    /// Recall for an agent: without a query, [`select_for_recall`]; with one,
+    /// [`order_by_relevance`] (spec §10.25).
     pub async fn recall(
         &self,
         user_id: &str,
         scopes: &[Scope],
         limit: usize,
+        query: Option<&str>,
     ) -> Result<Vec<MemoryRecord>> {
         if limit == 0 {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
         let memories = self.store.memories(user_id).await?;
-        self.records(select_for_recall(memories, scopes, limit, self.now)).await
+        let chosen = match query.map(str::trim).filter(|q| !q.is_empty()) {
+            None => select_for_recall(memories, scopes, limit, self.now),
+            Some(query) => {
+                let (shaping, topical) = candidates_for_query(memories, scopes, self.now);
+                let relevance = if shaping.len() < limit {
+                    self.relevance(user_id, query, &topical).await?
+                } else {
+                    Vec::new()
+                };
+                order_by_relevance(shaping, topical, &relevance, limit)
+            }
+        };
+        self.records(chosen).await
+    }
+
+    /// How well each of `topical` bears on `query`: lexical relevance over
+    /// its content and evidence quotes, blended with the cosine of its
+    /// embedding where it has one (see [`rank`]).
+    async fn relevance(&self, user_id: &str, query: &str, topical: &[Memory]) -> Result<Vec<f64>> {
+        if topical.is_empty() {
+            return Ok(Vec::new());
+        }
+        let quotes = group(self.store.evidence_quotes(user_id).await?);
+        let documents: Vec<rank::Document> = topical
+            .iter()
+            .map(|m| rank::Document {
+                content: m.content.as_deref().unwrap_or_default(),
+                quotes: quotes.get(&m.memory_id).map(Vec::as_slice).unwrap_or_default(),
+            })
+            .collect();
+        let lexical = rank::lexical_scores(query, &documents);
+        Ok(rank::blend(&lexical, &self.cosines(user_id, query, topical).await?))
+    }
+
+    /// The cosine of the query's and each memory's embedding, where both
+    /// exist. The query costs one model call, made only when some memory has
+    /// an embedding; when it fails, every memory is ranked lexically.
+    async fn cosines(
+        &self,
+        user_id: &str,
+        query: &str,
+        topical: &[Memory],
+    ) -> Result<Vec<Option<f64>>> {
+        let Some(embedder) = self.embedder else { return Ok(Vec::new()) };
+        let stored: HashMap<String, Vec<f32>> =
+            self.store.embeddings(user_id, embedder.model()).await?.into_iter().collect();
+        if !topical.iter().any(|m| stored.contains_key(&m.memory_id)) {
+            return Ok(Vec::new());
+        }
+        let query = match embedder.embed_query(query).await {
+            Ok(vector) => vector,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not embed the recall query; ranking lexically");
+                return Ok(Vec::new());
+            }
+        };
+        Ok(topical
+            .iter()
+            .map(|m| stored.get(&m.memory_id).and_then(|v| rank::cosine(&query, v)))
+            .collect())
+    }
+
+    /// Embeds the current version of a memory a person just wrote, so recall
+    /// blends it at once. A failure is logged by category and left to the
+    /// next run, which embeds every memory still missing one.
+    async fn embed_now(&self, memory: &Memory) {
+        let (Some(embedder), Some(content)) = (self.embedder, memory.content.as_deref()) else {
+            return;
+        };
+        if memory.status_at(self.now) != Status::Active {
+            return;
+        }
+        let Ok(mut vectors) = embedder.embed(&[content]).await.outcome else {
+            tracing::warn!(memory_id = %memory.memory_id, "memory not embedded; the next run embeds it");
+            return;
+        };
+        let write = Write::SaveEmbedding {
+            memory_id: memory.memory_id.clone(),
+            version: memory.version,
+            model: embedder.model().to_owned(),
+            vector: vectors.pop().unwrap_or_default(),
+        };
+        if let Err(e) = self.store.apply(vec![write]).await {
+            tracing::warn!(memory_id = %memory.memory_id, error = %e, "could not store the embedding; the next run embeds it");
+        }
     }
 
     /// A user's suggestions: pending ones, or with `all` every one.
@@ -505,7 +647,9 @@ impl<'a, S: Store> Manager<'a, S> {
         self.store.apply(writes).await?;
         let decided = self.load_suggestion(suggestion_id).await?;
         let record = self.suggestion_records(vec![decided]).await?.remove(0);
-        Ok((record, self.show(&memory_id).await?))
+        let memory = self.show(&memory_id).await?;
+        self.embed_now(&memory.memory).await;
+        Ok((record, memory))
     }
 
     async fn pending(&self, suggestion_id: &str) -> Result<Suggestion> {
@@ -639,8 +783,8 @@ pub fn apply_suggestion(
     Ok(after)
 }
 
-fn group(pairs: Vec<(String, Evidence)>) -> HashMap<String, Vec<Evidence>> {
-    let mut grouped: HashMap<String, Vec<Evidence>> = HashMap::new();
+fn group<T>(pairs: Vec<(String, T)>) -> HashMap<String, Vec<T>> {
+    let mut grouped: HashMap<String, Vec<T>> = HashMap::new();
     for (owner, evidence) in pairs {
         grouped.entry(owner).or_default().push(evidence);
     }
@@ -705,6 +849,129 @@ mod tests {
         let chosen = select_for_recall(many, &[], 50, now);
         assert_eq!(chosen.len(), MAX_RECALL_LIMIT);
         assert!(chosen.iter().all(|m| m.memory_id.starts_with('g')));
+    }
+
+    fn of_kind(mut m: Memory, kind: Kind, content: &str) -> Memory {
+        m.kind = kind;
+        m.content = Some(content.into());
+        m
+    }
+
+    /// Recall with `query` through the pure steps `Manager::recall` takes.
+    fn recall_with(
+        memories: Vec<Memory>,
+        scopes: &[Scope],
+        query: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        let now = at("2026-11-29T12:00:00Z");
+        let (shaping, topical) = candidates_for_query(memories, scopes, now);
+        let documents: Vec<rank::Document> = topical
+            .iter()
+            .map(|m| rank::Document { content: m.content.as_deref().unwrap(), quotes: &[] })
+            .collect();
+        let relevance = rank::lexical_scores(query, &documents);
+        order_by_relevance(shaping, topical, &relevance, limit)
+            .into_iter()
+            .map(|m| m.memory_id)
+            .collect()
+    }
+
+    fn research_memories() -> Vec<Memory> {
+        let m = |id, scope, origin, updated, kind, content| {
+            of_kind(memory(id, scope, origin, updated), kind, content)
+        };
+        vec![
+            m(
+                "style",
+                "global",
+                Origin::Explicit,
+                "2026-11-01T00:00:00Z",
+                Kind::Presentation,
+                "回答先给结论",
+            ),
+            m(
+                "term",
+                "domain:recipe",
+                Origin::Explicit,
+                "2026-10-01T00:00:00Z",
+                Kind::Terminology,
+                "“LC”指生命周期",
+            ),
+            m(
+                "fermented",
+                "global",
+                Origin::Explicit,
+                "2026-11-05T00:00:00Z",
+                Kind::Background,
+                "负责发酵乳配方研发",
+            ),
+            m(
+                "haccp",
+                "global",
+                Origin::Auto,
+                "2026-11-25T00:00:00Z",
+                Kind::RecentFocus,
+                "在整理车间的HACCP计划",
+            ),
+            m(
+                "audit",
+                "global",
+                Origin::Auto,
+                "2026-11-27T00:00:00Z",
+                Kind::RecentFocus,
+                "在准备内审",
+            ),
+            m(
+                "oat",
+                "project:燕麦饮",
+                Origin::Auto,
+                "2026-11-20T00:00:00Z",
+                Kind::RecentFocus,
+                "燕麦饮货架期报告下周要出",
+            ),
+            m(
+                "other-domain",
+                "domain:raw_material",
+                Origin::Explicit,
+                "2026-11-28T00:00:00Z",
+                Kind::Background,
+                "负责发酵乳原料验收",
+            ),
+        ]
+    }
+
+    #[test]
+    fn recall_with_a_query_puts_what_shapes_answers_first_then_what_bears_on_the_request() {
+        let scopes = ["domain:recipe".parse().unwrap()];
+        assert_eq!(
+            recall_with(research_memories(), &scopes, "发酵乳的配方要注意什么？", 4),
+            ["term", "style", "fermented", "audit"]
+        );
+        let without =
+            select_for_recall(research_memories(), &scopes, 4, at("2026-11-29T12:00:00Z"));
+        let ids: Vec<&str> = without.iter().map(|m| m.memory_id.as_str()).collect();
+        assert_eq!(ids, ["term", "fermented", "style", "audit"]);
+    }
+
+    #[test]
+    fn topical_memories_that_share_nothing_fill_the_slots_left_in_recall_order() {
+        let scopes = ["project:燕麦饮".parse().unwrap()];
+        assert_eq!(
+            recall_with(research_memories(), &scopes, "在整理燕麦饮货架期", 8),
+            ["style", "oat", "haccp", "fermented", "audit"]
+        );
+        assert_eq!(
+            recall_with(research_memories(), &scopes, "？", 8),
+            ["style", "oat", "fermented", "audit", "haccp"]
+        );
+    }
+
+    #[test]
+    fn what_shapes_answers_may_take_every_slot() {
+        let scopes = ["domain:recipe".parse().unwrap()];
+        assert_eq!(recall_with(research_memories(), &scopes, "发酵乳", 2), ["term", "style"]);
+        assert_eq!(recall_with(research_memories(), &scopes, "发酵乳", 50).len(), 5);
     }
 
     #[test]

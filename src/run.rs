@@ -3,10 +3,11 @@
 
 use crate::config::Config;
 use crate::consolidate::StageTwo;
-use crate::domain::{Applied, DropReason, RejectReason, Slip, Time, new_id};
+use crate::domain::{Applied, DropReason, RejectReason, Slip, Time, Write, new_id};
 use crate::error::Result;
 use crate::extract::{Outcome, StageOne};
 use crate::llm::Provider;
+use crate::llm::embed::Embedder;
 use crate::manage;
 use crate::select::{Candidate, Window};
 use crate::step::Ending;
@@ -84,6 +85,8 @@ pub struct RunSummary {
     /// Expiries that lost a race with a person's change; the next run's sweep retries them.
     pub expiry_retried: u64,
     pub slips_purged: u64,
+    /// Memory versions embedded for recall (`llm.embedding_model`, spec §10.25).
+    pub memories_embedded: u64,
     pub llm: LlmCounts,
     pub duration_ms: u64,
     /// In a dry run: the slips a real run would have written.
@@ -106,6 +109,7 @@ impl RunSummary {
             memories_expired: 0,
             expiry_retried: 0,
             slips_purged: 0,
+            memories_embedded: 0,
             llm: LlmCounts::default(),
             duration_ms: 0,
             would_write: dry_run.then(Vec::new),
@@ -258,6 +262,7 @@ pub async fn run_once<S: Store>(
             Ok(purged) => summary.slips_purged = purged,
             Err(e) => tracing::warn!(error = %e, "slip retention failed; the next run purges"),
         }
+        embed_memories(store, config, &cancel, &mut summary).await;
     }
     summary.finished_at = clock();
     summary.duration_ms = started.elapsed().as_millis() as u64;
@@ -299,6 +304,7 @@ pub async fn run_once<S: Store>(
         memories_expired = summary.memories_expired,
         expiry_retried = summary.expiry_retried,
         slips_purged = summary.slips_purged,
+        memories_embedded = summary.memories_embedded,
         llm_calls = summary.llm.calls,
         llm_failures = summary.llm.failures,
         prompt_tokens = summary.llm.prompt_tokens,
@@ -307,6 +313,60 @@ pub async fn run_once<S: Store>(
         "run finished"
     );
     Ok(summary)
+}
+
+/// The most memories a run embeds, and how many go into one call.
+const EMBEDDINGS_PER_RUN: u32 = 1024;
+const EMBEDDINGS_PER_CALL: usize = 64;
+
+/// Embeds the memories that have no embedding of their current version
+/// (spec §10.25), when `llm.embedding_model` is set: those this run created
+/// or changed, those a person wrote whose embedding failed, all of them once
+/// the model changes. Never aborts the run: the first failure stops it,
+/// logged by category, and the next run goes on where it stopped.
+async fn embed_memories<S: Store>(
+    store: &S,
+    config: &Config,
+    cancel: &CancellationToken,
+    summary: &mut RunSummary,
+) {
+    let embedder = match Embedder::from_config(config) {
+        Ok(Some(embedder)) => embedder,
+        Ok(None) => return,
+        Err(e) => return tracing::warn!(error = %e, "cannot embed memories"),
+    };
+    let memories = match store.memories_to_embed(embedder.model(), EMBEDDINGS_PER_RUN).await {
+        Ok(memories) => memories,
+        Err(e) => return tracing::warn!(error = %e, "could not read the memories to embed"),
+    };
+    for batch in memories.chunks(EMBEDDINGS_PER_CALL) {
+        if cancel.is_cancelled() {
+            return;
+        }
+        let texts: Vec<&str> =
+            batch.iter().map(|m| m.content.as_deref().unwrap_or_default()).collect();
+        let report = embedder.embed(&texts).await;
+        summary.llm.calls += u64::from(report.calls);
+        summary.llm.failures += u64::from(report.failures);
+        summary.llm.prompt_tokens += report.usage.prompt_tokens;
+        let Ok(vectors) = report.outcome else {
+            return tracing::warn!("embedding memories stopped; the next run goes on");
+        };
+        let writes = batch
+            .iter()
+            .zip(vectors)
+            .map(|(m, vector)| Write::SaveEmbedding {
+                memory_id: m.memory_id.clone(),
+                version: m.version,
+                model: embedder.model().to_owned(),
+                vector,
+            })
+            .collect();
+        if let Err(e) = store.apply(writes).await {
+            return tracing::warn!(error = %e, "could not store embeddings; the next run goes on");
+        }
+        summary.memories_embedded += batch.len() as u64;
+    }
 }
 
 /// How many conversations a replica claims ahead per slot of `llm.concurrency`:

@@ -20,6 +20,7 @@ use crate::config::{Config, DatabaseUrl, Provider as ProviderName};
 use crate::domain::{Origin, Status, SuggestionStatus, Time};
 use crate::error::{Error, Result};
 use crate::llm::Provider;
+use crate::llm::embed::Embedder;
 use crate::manage::{DEFAULT_RECALL_LIMIT, Manager, NewExplicit};
 use crate::run::{RunOptions, run_once};
 use crate::store::{SqliteStore, Store};
@@ -60,14 +61,16 @@ pub async fn evaluate(config: &Config, options: &EvalOptions) -> Result<Evaluati
     }
     let scratch = Scratch::create(config)?;
     let provider = Provider::from_config(config)?;
+    let embedder = Embedder::from_config(config)?;
     let started = Instant::now();
     let progress = progress_bar(options.progress, cases.len());
     let concurrency = config.llm.concurrency;
     let mut results: Vec<(usize, CaseResult)> = futures::stream::iter(cases.iter().enumerate())
         .map(|(i, case)| {
             let (provider, scratch, progress) = (&provider, &scratch, &progress);
+            let embedder = embedder.as_ref();
             async move {
-                let result = run_case(case, config, provider, &scratch.case_db(i)).await;
+                let result = run_case(case, config, provider, embedder, &scratch.case_db(i)).await;
                 progress.inc(1);
                 result.map(|r| (i, r))
             }
@@ -198,11 +201,12 @@ async fn run_case(
     case: &GoldenCase,
     config: &Config,
     provider: &Provider,
+    embedder: Option<&Embedder>,
     db: &Path,
 ) -> Result<CaseResult> {
     let config = scratch_config(config, db);
     let store = SqliteStore::open(db).await?;
-    let observed = observe(case, &store, &config, provider).await;
+    let observed = observe(case, &store, &config, provider, embedder).await;
     store.close().await;
     for suffix in ["", "-wal", "-shm"] {
         let mut file = db.as_os_str().to_owned();
@@ -229,6 +233,7 @@ async fn observe<S: Store>(
     store: &S,
     config: &Config,
     provider: &Provider,
+    embedder: Option<&Embedder>,
 ) -> Result<Observed> {
     set_explicit(case, store, config).await?;
     crate::ingest::ingest(store, case.ingest_lines.join("\n").as_bytes())
@@ -244,7 +249,7 @@ async fn observe<S: Store>(
             kept.entry(slip.slip_id.clone()).or_insert(slip);
         }
     }
-    let mut observed = read_state(case, store, config).await?;
+    let mut observed = read_state(case, store, config, embedder).await?;
     observed.slips = kept.into_values().filter_map(found_slip).collect();
     observed
         .stored_texts
@@ -289,9 +294,14 @@ fn found_slip(slip: crate::domain::Slip) -> Option<FoundSlip> {
 }
 
 /// Memories, suggestions, explicit memories, stored texts and recall at the last run's time.
-async fn read_state<S: Store>(case: &GoldenCase, store: &S, config: &Config) -> Result<Observed> {
+async fn read_state<S: Store>(
+    case: &GoldenCase,
+    store: &S,
+    config: &Config,
+    embedder: Option<&Embedder>,
+) -> Result<Observed> {
     let now = case.last_now();
-    let manager = Manager::new(store, now, config.detector());
+    let manager = Manager::new(store, now, config.detector()).with_embedder(embedder);
     let user = case.user_id.as_str();
     let memories: Vec<_> = manager.list(user, true).await?.into_iter().map(|r| r.memory).collect();
     let suggestions = manager.suggestions(user, true).await?;
@@ -346,15 +356,15 @@ async fn read_state<S: Store>(case: &GoldenCase, store: &S, config: &Config) -> 
     })
 }
 
-/// The contents `recall` returns for a check (limit 5, as an agent calls it).
-/// The one place eval asks for recall; the check's `query` joins the call
-/// when `Manager::recall` takes one (spec §10.25).
+/// The contents `recall` returns for a check, with its query and limit 5,
+/// as an agent calls it (spec §10.25). The one place eval asks for recall.
 async fn recall_contents<S: Store>(
     manager: &Manager<'_, S>,
     user_id: &str,
     check: &RecallCheck,
 ) -> Result<Vec<String>> {
-    let records = manager.recall(user_id, &check.scopes, DEFAULT_RECALL_LIMIT).await?;
+    let records =
+        manager.recall(user_id, &check.scopes, DEFAULT_RECALL_LIMIT, Some(&check.query)).await?;
     Ok(records.into_iter().filter_map(|r| r.memory.content).collect())
 }
 

@@ -312,7 +312,8 @@ fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}"))
 }
 
-/// The thresholds a run must meet (`--min-precision`, `--min-recall`, `--max-leaks`).
+/// The thresholds a run must meet (`--min-precision`, `--min-recall`,
+/// `--max-leaks`, `--min-recall-hit-rate`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Gates {
     /// Slip precision, overall and in every language.
@@ -321,6 +322,8 @@ pub struct Gates {
     pub min_recall: Option<f64>,
     /// Never-store leaks over the whole set.
     pub max_leaks: Option<u64>,
+    /// Recall checks hit, overall and in every language that has some.
+    pub min_recall_hit_rate: Option<f64>,
 }
 
 impl Gates {
@@ -352,7 +355,24 @@ impl Gates {
         {
             missed.push(format!("--max-leaks {max}: {} never-store leaks", report.leaks));
         }
+        missed.extend(self.missed_recall_hit_rate(report));
         missed
+    }
+
+    fn missed_recall_hit_rate(&self, report: &Report) -> Vec<String> {
+        let Some(min) = self.min_recall_hit_rate else { return Vec::new() };
+        std::iter::once(("all".to_owned(), &report.recall))
+            .chain(report.recall_per_lang.iter().map(|(lang, r)| (format!("lang {lang}"), r)))
+            .filter_map(|(label, tally)| {
+                let rate = tally.hit_rate()?;
+                (rate < min).then(|| {
+                    format!(
+                        "--min-recall-hit-rate {min}: recall hit rate ({label}) is {rate:.3} ({}/{})",
+                        tally.hits, tally.checks
+                    )
+                })
+            })
+            .collect()
     }
 }
 
@@ -387,7 +407,12 @@ mod tests {
     fn gates_apply_overall_and_per_language() {
         let good = Tally { found: 10, found_matched: 10, expected: 10, expected_matched: 8 };
         let weak = Tally { found: 10, found_matched: 9, expected: 10, expected_matched: 9 };
-        let gates = Gates { min_precision: Some(0.95), min_recall: Some(0.75), max_leaks: Some(0) };
+        let gates = Gates {
+            min_precision: Some(0.95),
+            min_recall: Some(0.75),
+            max_leaks: Some(0),
+            min_recall_hit_rate: None,
+        };
         assert!(gates.missed(&report_with(good, good, 0)).is_empty());
         let missed = gates.missed(&report_with(good, weak, 1));
         assert_eq!(
@@ -398,6 +423,24 @@ mod tests {
             ]
         );
         assert!(Gates::default().missed(&report_with(weak, weak, 9)).is_empty());
+    }
+
+    #[test]
+    fn the_recall_hit_rate_gate_applies_overall_and_per_language() {
+        let mut report = report_with(Tally::default(), Tally::default(), 0);
+        report.recall = RecallTally { checks: 10, hits: 9 };
+        report.recall_per_lang.insert("en".into(), RecallTally { checks: 5, hits: 5 });
+        report.recall_per_lang.insert("zh".into(), RecallTally { checks: 5, hits: 4 });
+        report.recall_per_lang.insert("fr".into(), RecallTally::default());
+        let gates = Gates { min_recall_hit_rate: Some(0.9), ..Gates::default() };
+        assert_eq!(
+            gates.missed(&report),
+            ["--min-recall-hit-rate 0.9: recall hit rate (lang zh) is 0.800 (4/5)"]
+        );
+        report.recall = RecallTally { checks: 10, hits: 8 };
+        assert_eq!(gates.missed(&report).len(), 2);
+        let none = Gates { min_recall_hit_rate: Some(0.9), ..Gates::default() };
+        assert!(none.missed(&report_with(Tally::default(), Tally::default(), 0)).is_empty());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! decides what is kept.
 
 pub mod answer;
+pub mod embed;
 pub mod openai;
 pub mod rules;
 pub mod wire;

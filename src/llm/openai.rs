@@ -326,7 +326,7 @@ impl OpenAiClient {
 /// The code [`describe`] gives a 400 that names `temperature`.
 const TEMPERATURE_REFUSED: &str = "temperature_unsupported";
 
-fn backoff(attempt: u32) -> Duration {
+pub(super) fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(200u64.saturating_mul(1 << attempt.min(6))).min(Duration::from_secs(8))
 }
 

@@ -37,7 +37,7 @@ impl DreamdMcp {
     }
 
     #[tool(
-        description = "Load what to keep in mind for this user before answering: their active memories that apply to the request's scopes (global ones always). Call it at the start of a conversation or when the topic changes. Pass conversation_id so the answer can later be traced to the memories it used."
+        description = "Load what to keep in mind for this user before answering: their active memories that apply to the request's scopes (global ones always). Call it at the start of each answer, and pass the user's request as query, exactly as you received it: memories about how to answer come first, then the user's background and current work that bear on that request. Pass conversation_id so the answer can later be traced to the memories it used."
     )]
     async fn recall(&self, Parameters(args): Parameters<RecallArgs>) -> ToolResult {
         self.respond(Call::Recall(args)).await
@@ -121,7 +121,7 @@ impl ServerHandler for DreamdMcp {
                 ..Implementation::from_build_env()
             },
             instructions: Some(
-                "dreamd keeps a user's long-term memories. Call recall at the start of a conversation; remember what the user explicitly asks you to; forget, disable or edit when they say so; explain to show where a memory came from.".into(),
+                "dreamd keeps a user's long-term memories. Call recall with the user's request as query before you answer; remember what the user explicitly asks you to; forget, disable or edit when they say so; explain to show where a memory came from.".into(),
             ),
             ..Default::default()
         }

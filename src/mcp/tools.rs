@@ -4,6 +4,7 @@
 
 use crate::domain::{Kind, Scope, Time, truncate_time};
 use crate::error::Error;
+use crate::llm::embed::Embedder;
 use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::store::Store;
 use futures::future::BoxFuture;
@@ -22,6 +23,10 @@ pub struct RecallArgs {
     pub limit: Option<usize>,
     /// The conversation the memories are loaded into; recorded so the answer can be traced to them.
     pub conversation_id: Option<String>,
+    /// The user's request exactly as you received it: memories about how to
+    /// answer come first, then the user's background and current work that
+    /// bear on this request.
+    pub query: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -101,6 +106,8 @@ pub struct Tools<S> {
     pub now: Option<Time>,
     /// The never-store detectors with the operator's patterns.
     pub detector: crate::detect::Detector,
+    /// `llm.embedding_model`'s client, when set (spec §10.25).
+    pub embedder: Option<Embedder>,
 }
 
 fn refuse(e: Error) -> Refusal {
@@ -114,6 +121,7 @@ impl<S: Store> Tools<S> {
             self.now.unwrap_or_else(|| truncate_time(chrono::Utc::now())),
             &self.detector,
         )
+        .with_embedder(self.embedder.as_ref())
     }
 
     fn allow(&self, user_id: &str) -> Result<(), Refusal> {
@@ -159,15 +167,18 @@ impl<S: Store> Tools<S> {
                 let scopes =
                     a.scopes.iter().map(|s| s.parse::<Scope>()).collect::<Result<Vec<_>, _>>()?;
                 let limit = a.limit.unwrap_or(crate::manage::DEFAULT_RECALL_LIMIT);
+                let query = a.query.as_deref();
                 match &a.conversation_id {
                     Some(c) => {
-                        let (load_id, memories) =
-                            m.recall_for(&a.user_id, &scopes, limit, c).await.map_err(refuse)?;
+                        let (load_id, memories) = m
+                            .recall_for(&a.user_id, &scopes, limit, query, c)
+                            .await
+                            .map_err(refuse)?;
                         Ok(json!({ "load_id": load_id, "memories": memories }))
                     }
                     None => {
                         let memories =
-                            m.recall(&a.user_id, &scopes, limit).await.map_err(refuse)?;
+                            m.recall(&a.user_id, &scopes, limit, query).await.map_err(refuse)?;
                         Ok(json!({ "load_id": null, "memories": memories }))
                     }
                 }

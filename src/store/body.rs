@@ -318,6 +318,9 @@ async fn apply_one(conn: &mut Conn, write: &Write) -> Result<()> {
             for statement in dialect::ERASE_EVENT_TEXTS {
                 exec(conn, sqlx::query(statement).bind(memory_id), what).await?;
             }
+            let embeddings =
+                sqlx::query("DELETE FROM memory_embeddings WHERE memory_id = $1").bind(memory_id);
+            exec(conn, embeddings, what).await?;
             let erase_slips = sqlx::query(sql(format!(
                 "UPDATE slips SET content = NULL, quote = NULL, state = 'erased' WHERE slip_id IN {} \
                  OR slip_id IN (SELECT slip_id FROM memory_evidence WHERE memory_id = $1)",
@@ -455,6 +458,18 @@ async fn apply_one(conn: &mut Conn, write: &Write) -> Result<()> {
                 exec(conn, insert, what).await?;
             }
         }
+        Write::SaveEmbedding { memory_id, version, model, vector } => {
+            let save = sqlx::query(
+                "INSERT INTO memory_embeddings (memory_id, model, version, vector) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (memory_id, model) DO UPDATE SET version = excluded.version, vector = excluded.vector \
+                 WHERE memory_embeddings.version < excluded.version",
+            )
+            .bind(memory_id)
+            .bind(model)
+            .bind(version)
+            .bind(crate::store::vector_bytes(vector));
+            exec(conn, save, what).await?;
+        }
         Write::DecideSuggestion { suggestion_id, status, decided_at, memory_id } => {
             let decide = sqlx::query(
                 "UPDATE suggestions SET status = $1, decided_at = $2, memory_id = COALESCE($4, memory_id) \
@@ -521,6 +536,46 @@ impl Store for Backend {
 
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>> {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
+    }
+
+    async fn evidence_quotes(&self, user_id: &str) -> Result<Vec<(String, String)>> {
+        let query = sqlx::query_as::<_, (String, String)>(
+            "SELECT e.memory_id, s.quote FROM memories m \
+             JOIN memory_evidence e ON e.memory_id = m.memory_id JOIN slips s ON s.slip_id = e.slip_id \
+             WHERE m.user_id = $1 AND m.status = 'active' AND s.quote IS NOT NULL \
+             ORDER BY e.memory_id, s.expressed_at, s.slip_id",
+        )
+        .bind(user_id);
+        self.read(query, &format!("reading the evidence quotes of user {user_id}"), Ok).await
+    }
+
+    async fn embeddings(&self, user_id: &str, model: &str) -> Result<Vec<(String, Vec<f32>)>> {
+        let query = sqlx::query_as::<_, (String, Vec<u8>)>(
+            "SELECT e.memory_id, e.vector FROM memories m \
+             JOIN memory_embeddings e ON e.memory_id = m.memory_id AND e.version = m.version \
+             WHERE m.user_id = $1 AND m.status = 'active' AND e.model = $2 ORDER BY e.memory_id",
+        )
+        .bind(user_id)
+        .bind(model);
+        self.read(query, &format!("reading the embeddings of user {user_id}"), |(id, bytes)| {
+            let vector = crate::store::vector_from_bytes(&bytes).ok_or_else(|| {
+                Error::Corrupt(format!("the embedding of memory {id} is not whole 32-bit floats"))
+            })?;
+            Ok((id, vector))
+        })
+        .await
+    }
+
+    async fn memories_to_embed(&self, model: &str, limit: u32) -> Result<Vec<Memory>> {
+        let query = sqlx::query_as::<_, MemoryRow>(sql(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.status = 'active' AND m.content IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM memory_embeddings e \
+             WHERE e.memory_id = m.memory_id AND e.model = $1 AND e.version = m.version) \
+             ORDER BY m.updated_at DESC, m.memory_id LIMIT $2"
+        )))
+        .bind(model)
+        .bind(i64::from(limit));
+        self.read(query, "reading memories to embed", Memory::try_from).await
     }
 
     async fn history(&self, memory_id: &str) -> Result<Vec<Event>> {

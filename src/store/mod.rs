@@ -126,6 +126,19 @@ pub trait Store: Send + Sync {
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
+    /// The evidence quotes of a user's active memories, as `(memory_id,
+    /// quote)` pairs (erased quotes left out): what recall ranks beside the
+    /// contents.
+    async fn evidence_quotes(&self, user_id: &str) -> Result<Vec<(String, String)>>;
+
+    /// The embeddings by `model` of a user's active memories at their
+    /// current version, as `(memory_id, vector)` pairs.
+    async fn embeddings(&self, user_id: &str, model: &str) -> Result<Vec<(String, Vec<f32>)>>;
+
+    /// Up to `limit` active memories, of any user, with no embedding by
+    /// `model` of their current version; the most recently updated first.
+    async fn memories_to_embed(&self, model: &str, limit: u32) -> Result<Vec<Memory>>;
+
     /// A memory's events, oldest first.
     async fn history(&self, memory_id: &str) -> Result<Vec<Event>>;
 
@@ -316,6 +329,7 @@ pub(crate) const USER_TABLES: &[(&str, &str)] = &[
     ("loads", "user_id = $1"),
     ("memory_events", "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)"),
     ("memory_evidence", "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)"),
+    ("memory_embeddings", "memory_id IN (SELECT memory_id FROM memories WHERE user_id = $1)"),
     (
         "suggestion_evidence",
         "suggestion_id IN (SELECT suggestion_id FROM suggestions WHERE user_id = $1)",
@@ -363,6 +377,20 @@ pub(crate) const RECORD_USER_FAILURE: &str = "INSERT INTO user_failures (user_id
      attempts = CASE WHEN user_failures.newest_slip_id = excluded.newest_slip_id THEN user_failures.attempts + 1 ELSE 1 END, \
      newest_slip_id = excluded.newest_slip_id, reason = excluded.reason, failed_at = excluded.failed_at \
      RETURNING attempts";
+
+/// A vector as stored: little-endian 32-bit floats.
+pub(crate) fn vector_bytes(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// A stored vector read back; `None` when its length is not whole floats.
+pub(crate) fn vector_from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
+    let floats = bytes.chunks_exact(4);
+    floats
+        .remainder()
+        .is_empty()
+        .then(|| floats.map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
 
 /// Whether the memories found (sorted) are the ones read, at the same versions.
 pub(crate) fn same_versions(found: Vec<(String, i64)>, read: &[(String, i64)]) -> bool {

@@ -43,6 +43,7 @@ const PURE: &[&str] = &[
     "llm/answer.rs",
     "extract/validate.rs",
     "consolidate/policy.rs",
+    "rank.rs",
 ];
 
 /// Crates and std modules that do IO.
@@ -64,7 +65,7 @@ const IO: &[&str] = &[
 
 /// Crate modules the pure core may use: the other pure ones.
 const PURE_MODULES: &[&str] =
-    &["domain", "text", "detect", "guard", "llm::wire", "llm::answer", "error"];
+    &["domain", "text", "detect", "guard", "llm::wire", "llm::answer", "rank", "error"];
 
 #[test]
 fn the_core_that_decides_does_no_io() {

@@ -311,3 +311,72 @@ async fn a_scripted_models_mistakes_are_scored_exactly() {
     // the model got each of the four conversations once per eval, twice
     assert_eq!(fake_model::documents(&server, true).await.len(), 8);
 }
+
+/// A case whose user set many memories; each recall check aims at an older
+/// one that its query names.
+fn recall_case(case_id: &str, lang: &str, explicit: &[(&str, &str)], checks: Value) -> String {
+    let explicit: Vec<Value> = explicit
+        .iter()
+        .enumerate()
+        .map(|(i, (kind, text))| {
+            json!({"kind": kind, "scope": "global", "text": text,
+                   "at": format!("2026-11-{:02}T08:00:00Z", 10 + i)})
+        })
+        .collect();
+    json!({"case_id": case_id, "lang": lang, "tags": ["recall"], "now": NOW,
+           "explicit": explicit, "messages": [message(case_id, 1, "你好。", &[])],
+           "expect": {}, "recall": checks})
+    .to_string()
+}
+
+#[test]
+fn recall_checks_ask_with_their_query_and_the_hit_rate_gate_exits_4() {
+    let d = Dreamd::sqlite();
+    let memories = [
+        ("presentation", "回答先给结论"),
+        ("background", "负责发酵乳配方研发"),
+        ("recent_focus", "在准备内审"),
+        ("recent_focus", "在整理车间的HACCP计划"),
+        ("recent_focus", "在培训新员工"),
+        ("recent_focus", "在跟进供应商审核"),
+        ("recent_focus", "在写月度报告"),
+    ];
+    let hit = recall_case(
+        "zh-recall-hit",
+        "zh",
+        &memories,
+        json!([{"scopes": [], "query": "发酵乳的配方要注意什么？", "expect_memory_contains": ["发酵乳配方"]}]),
+    );
+    let miss = recall_case(
+        "en-recall-miss",
+        "en",
+        &[("background", "Sensory lead"), ("recent_focus", "Triangle tests")],
+        json!([{"scopes": [], "query": "anything", "expect_memory_contains": ["never stored"]}]),
+    );
+    let golden = write_golden(&d, &[hit.clone(), miss]);
+    let report: Value =
+        serde_json::from_str(&d.run(&["eval", &golden, "--format", "json"]).stdout).unwrap();
+    assert_eq!(report["recall"], json!({"checks": 2, "hits": 1, "hit_rate": 0.5}));
+    assert_eq!(report["recall_per_lang"]["zh"]["hit_rate"], 1.0);
+
+    let gated = d.run(&["eval", &golden, "--min-recall-hit-rate", "0.9"]);
+    assert_eq!(gated.code, 4, "{}", gated.stderr);
+    assert!(
+        gated.stderr.contains("--min-recall-hit-rate 0.9: recall hit rate (all) is 0.500 (1/2)"),
+        "{}",
+        gated.stderr
+    );
+    assert!(gated.stderr.contains("recall hit rate (lang en) is 0.000 (0/1)"), "{}", gated.stderr);
+    assert!(!gated.stderr.contains("(lang zh)"), "{}", gated.stderr);
+    assert!(
+        gated.stdout.contains("recall hit rate 0.50 (1/2; en 0/1, zh 1/1)"),
+        "{}",
+        gated.stdout
+    );
+
+    let only_hit = write_golden(&d, &[hit]);
+    let passing = d.run(&["eval", &only_hit, "--min-recall-hit-rate", "0.9"]);
+    assert_eq!(passing.code, 0, "{}", passing.stderr);
+    let bad = d.run(&["eval", &only_hit, "--min-recall-hit-rate", "90"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+}

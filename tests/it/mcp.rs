@@ -8,12 +8,16 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
-async fn connect(d: &Dreamd) -> RunningService<RoleClient, ()> {
+pub(crate) async fn connect(d: &Dreamd) -> RunningService<RoleClient, ()> {
     let command: tokio::process::Command = d.command(&["mcp"]).into();
     ().serve(TokioChildProcess::new(command).unwrap()).await.expect("the MCP handshake")
 }
 
-async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
     client
         .call_tool(CallToolRequestParams {
             meta: None,
@@ -26,7 +30,7 @@ async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) 
 }
 
 /// The structured result, checked against the text content clients without structured content read.
-fn ok(result: CallToolResult) -> Value {
+pub(crate) fn ok(result: CallToolResult) -> Value {
     assert_ne!(result.is_error, Some(true), "{result:?}");
     let structured = result.structured_content.clone().expect("structured content");
     let text = result.content[0].as_text().expect("text content").text.clone();

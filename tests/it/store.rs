@@ -30,6 +30,7 @@ on_both_backends!(
     set_refuses_secrets_and_is_idempotent,
     the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical,
     recall_for_a_conversation_records_a_load,
+    recall_with_a_query_weighs_the_evidence_quotes_lightly,
     an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
     an_explicit_memory_carries_its_source,
     purge_leaves_no_row_of_the_user,
@@ -406,7 +407,7 @@ async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(s
     manager.set(explicit("u2", Kind::Presentation, "global", "someone else")).await.unwrap();
 
     let standard: Scope = "domain:standard".parse().unwrap();
-    let recalled = manager.recall("u1", std::slice::from_ref(&standard), 5).await.unwrap();
+    let recalled = manager.recall("u1", std::slice::from_ref(&standard), 5, None).await.unwrap();
     let ids: Vec<&str> = recalled.iter().map(|r| r.memory.memory_id.as_str()).collect();
     assert_eq!(ids.len(), 3);
     assert_eq!(ids[0], learned.memory_id, "domain before global");
@@ -414,7 +415,7 @@ async fn recall_returns_active_in_scope_memories_with_their_sources<S: RawSql>(s
     assert_eq!(recalled[0].source_conversation_ids, ["c1", "c2"]);
 
     let after_expiry = Manager::new(store, at("2026-12-02T00:00:00Z"), &NO_EXTRA);
-    let later = after_expiry.recall("u1", &[], 5).await.unwrap();
+    let later = after_expiry.recall("u1", &[], 5, None).await.unwrap();
     assert_eq!(later.len(), 1, "expired memories are hidden before any sweep");
     assert_eq!(later[0].memory.memory_id, global.memory_id);
 }
@@ -477,6 +478,52 @@ async fn the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical<S: R
     assert_eq!(store.recent_runs(5).await.unwrap()[0].run_id, summary.run_id);
 }
 
+/// A background memory learned from `quote` (its evidence), updated at `at`.
+async fn learned_background<S: RawSql>(store: &S, content: &str, quote: Option<&str>, at: Time) {
+    let mut memory = auto_memory("u1", content);
+    (memory.kind, memory.scope, memory.updated_at) = (Kind::Background, Scope::global(), at);
+    let mut evidence = slip("u1", "c1", "unused", SlipState::Consolidated);
+    (evidence.kind, evidence.scope, evidence.quote) = (Kind::Background, Scope::global(), None);
+    if let Some(quote) = quote {
+        evidence.quote = Some(quote.into());
+    } else {
+        evidence.state = SlipState::Erased;
+    }
+    store
+        .apply(vec![
+            Write::InsertSlip(evidence.clone()),
+            Write::InsertMemory(memory.clone()),
+            Write::AddEvidence { memory_id: memory.memory_id, slip_ids: vec![evidence.slip_id] },
+        ])
+        .await
+        .unwrap();
+}
+
+async fn recall_with_a_query_weighs_the_evidence_quotes_lightly<S: RawSql>(store: &S) {
+    let manager = Manager::new(store, now(), &NO_EXTRA);
+    manager.set(explicit("u1", Kind::Presentation, "global", "结果先行")).await.unwrap();
+    learned_background(
+        store,
+        "在研发中心工作",
+        Some("我在研发中心，主要做发酵乳"),
+        at("2026-11-01T00:00:00Z"),
+    )
+    .await;
+    learned_background(store, "在质检部工作", None, at("2026-11-02T00:00:00Z")).await;
+    manager.set(explicit("u1", Kind::Background, "global", "负责发酵乳配方")).await.unwrap();
+    manager.set(explicit("u1", Kind::RecentFocus, "global", "在准备内审")).await.unwrap();
+    let contents = |records: Vec<dreamd::domain::MemoryRecord>| -> Vec<String> {
+        records.into_iter().map(|r| r.memory.content.unwrap()).collect()
+    };
+
+    let ranked = manager.recall("u1", &[], 4, Some("发酵乳配方怎么调？")).await.unwrap();
+    assert_eq!(contents(ranked), ["结果先行", "负责发酵乳配方", "在研发中心工作", "在准备内审"]);
+    let unranked = manager.recall("u1", &[], 4, None).await.unwrap();
+    assert_eq!(contents(unranked), ["结果先行", "负责发酵乳配方", "在准备内审", "在质检部工作"]);
+    let blank = manager.recall("u1", &[], 4, Some("  ")).await.unwrap();
+    assert_eq!(contents(blank)[2], "在准备内审", "a blank query is no query");
+}
+
 async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
     let manager = Manager::new(store, now(), &NO_EXTRA);
     let a =
@@ -487,7 +534,7 @@ async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
         .unwrap()
         .memory;
     let scopes = ["domain:standard".parse().unwrap()];
-    let (load_id, recalled) = manager.recall_for("u1", &scopes, 5, "conv-9").await.unwrap();
+    let (load_id, recalled) = manager.recall_for("u1", &scopes, 5, None, "conv-9").await.unwrap();
     assert_eq!(recalled.len(), 2);
     let loads = manager.loads("u1", Some("conv-9")).await.unwrap();
     assert_eq!(loads.len(), 1);
@@ -565,7 +612,7 @@ async fn purge_leaves_no_row_of_the_user<S: RawSql>(store: &S) {
     manager.change(&memory.memory_id, StatusChange::Delete).await.unwrap();
     let s = suggestion("u1", SuggestionOp::Create, Some("LC 指生命周期"), None);
     insert_suggestion(store, &s).await;
-    manager.recall_for("u1", &[], 5, "c1").await.unwrap();
+    manager.recall_for("u1", &[], 5, None, "c1").await.unwrap();
     manager.set(explicit("u2", Kind::Background, "global", "someone else")).await.unwrap();
 
     let removed = store.purge_user("u1").await.unwrap();
