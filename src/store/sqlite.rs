@@ -8,6 +8,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use std::path::Path;
 use std::time::Duration;
 
+/// Cheap to clone: clones share one connection pool.
+#[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
 }
@@ -28,7 +30,7 @@ impl SqliteStore {
                     path.display()
                 )),
             )?;
-        sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        dialect::MIGRATOR.run(&pool).await?;
         Ok(SqliteStore { pool })
     }
 
@@ -46,6 +48,9 @@ impl SqliteStore {
 
 /// Where SQLite's SQL differs from PostgreSQL's.
 mod dialect {
+    /// The schema this binary creates and expects.
+    pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+
     use sqlx::{Sqlite, SqlitePool, Transaction};
 
     /// A transaction that takes the write lock at once. A deferred one that
