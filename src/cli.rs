@@ -43,6 +43,12 @@ pub enum Command {
     Store(StoreCommand),
     /// Serve the memory tools to an agent over MCP (stdio).
     Mcp,
+    /// Serve the HTTP API, MCP over HTTP and the review pages (spec §13) until SIGTERM/SIGINT.
+    Serve {
+        /// Listen here instead of http.listen (127.0.0.1:0: any free port, logged at start).
+        #[arg(long, value_name = "ADDRESS")]
+        listen: Option<std::net::SocketAddr>,
+    },
     /// Which never-store category a text falls into (or `ok`), never the text itself.
     Detect {
         /// The text; `-` or nothing reads standard input and checks each line.

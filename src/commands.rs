@@ -16,7 +16,9 @@ use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
 use crate::select::Window;
 use crate::store::{PgStore, SqliteStore, Store};
+use crate::tools::{Access, Engine, Grant, Tools};
 use std::io::BufReader;
+use std::sync::Arc;
 
 /// How a command ended when it did not fail outright.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +52,7 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
             return Ok(Finished::Done);
         }
         Some(Command::Mcp) => return serve_mcp(config, cli.now).await.map(|()| Finished::Done),
+        Some(Command::Serve { listen }) => return serve_http(config, cli.now, listen).await,
         Some(Command::Eval(args)) => return eval(config, cli.format, &args).await,
         Some(Command::Store(command)) => Some(command),
         None => None,
@@ -73,7 +76,7 @@ struct How {
     run_once: bool,
 }
 
-async fn run_on<S: Store>(
+async fn run_on<S: Store + Clone + 'static>(
     store: &S,
     command: Option<StoreCommand>,
     config: &Config,
@@ -341,25 +344,45 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
     Ok(())
 }
 
-/// `dreamd mcp`: the store moves into the server, which lives until stdin closes.
-async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
-    let users = config.mcp_users.clone();
+/// The tools on the configured store, which moves into them.
+async fn open_engine(config: &Config, now: Option<Time>) -> Result<Arc<dyn Engine>> {
+    let detector = config.detector().clone();
     let embedder = Embedder::from_config(config)?;
-    let engine: std::sync::Arc<dyn crate::mcp::tools::Engine> = match &config.database {
-        DatabaseUrl::Sqlite(path) => std::sync::Arc::new(crate::mcp::tools::Tools {
-            store: SqliteStore::open(path).await?,
-            users,
-            now,
-            detector: config.detector().clone(),
-            embedder,
-        }),
-        DatabaseUrl::Postgres(url) => std::sync::Arc::new(crate::mcp::tools::Tools {
-            store: PgStore::open(url).await?,
-            users,
-            now,
-            detector: config.detector().clone(),
-            embedder,
-        }),
-    };
-    crate::mcp::serve(engine).await
+    Ok(match &config.database {
+        DatabaseUrl::Sqlite(path) => {
+            Arc::new(Tools { store: SqliteStore::open(path).await?, now, detector, embedder })
+        }
+        DatabaseUrl::Postgres(url) => {
+            Arc::new(Tools { store: PgStore::open(url).await?, now, detector, embedder })
+        }
+    })
+}
+
+/// `dreamd mcp`: the tools over stdio for the users of `mcp.users`, until stdin closes.
+async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
+    let access = Access::new(config.mcp_users.clone(), Grant::McpUsers);
+    crate::mcp::serve(open_engine(config, now).await?, access).await
+}
+
+/// `dreamd serve`: the HTTP server on `--listen` or `http.listen` until a stop signal.
+async fn serve_http(
+    config: &Config,
+    now: Option<Time>,
+    listen: Option<std::net::SocketAddr>,
+) -> Result<Finished> {
+    let listen = listen.or(config.http.listen).ok_or_else(|| {
+        Error::Config(
+            "http.listen is empty: set it (e.g. \"127.0.0.1:8464\") or pass --listen".into(),
+        )
+    })?;
+    let signals = crate::service::signals::StopSignals::listen()
+        .map_err(Error::io("installing signal handlers"))?;
+    let engine = open_engine(config, now).await?;
+    let stopped =
+        crate::service::serve_http(engine, config, listen, signals.first(), signals.second())
+            .await?;
+    Ok(match stopped {
+        crate::service::Stopped::Gracefully => Finished::Done,
+        crate::service::Stopped::AtOnce => Finished::Interrupted,
+    })
 }

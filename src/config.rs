@@ -32,6 +32,7 @@ pub struct RawConfig {
     pub metrics: MetricsSection,
     pub mcp: McpSection,
     pub never_store: NeverStoreSection,
+    pub http: HttpSection,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -171,6 +172,31 @@ pub struct ExtraNeverStore {
     pub pattern: String,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpSection {
+    pub listen: String,
+    pub tokens: Vec<HttpToken>,
+}
+
+/// One bearer token of the HTTP API (spec §13): the variable that holds it
+/// (never the token itself) and the user ids it may act for (`*` for all).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct HttpToken {
+    pub token_env: String,
+    pub users: Vec<String>,
+}
+
+/// The HTTP API and review pages (`http`, spec §13).
+#[derive(Debug, Clone)]
+pub struct Http {
+    /// Where to serve (`http.listen`); off when absent.
+    pub listen: Option<std::net::SocketAddr>,
+    /// The tokens, by the variables that hold them; read at start-up.
+    pub tokens: Vec<HttpToken>,
+}
+
 /// Where the database lives, parsed from `database.url` (spec §10.16).
 #[derive(Clone, PartialEq, Eq)]
 pub enum DatabaseUrl {
@@ -223,6 +249,7 @@ pub struct Config {
     pub metrics_listen: Option<std::net::SocketAddr>,
     /// The users `dreamd mcp` may touch (`mcp.users`); `*` for all.
     pub mcp_users: Vec<String>,
+    pub http: Http,
 }
 
 #[derive(Debug, Clone)]
@@ -450,6 +477,7 @@ impl RawConfig {
                 format!("'{}' is not an address like 127.0.0.1:9464", self.metrics.listen),
             ));
         }
+        let http = self.http(&bad)?;
         let temperature = self.llm.temperature.value().map_err(|e| bad("llm.temperature", e))?;
         let metrics_listen = self.metrics.listen.parse().ok();
         let rules = Rules {
@@ -500,8 +528,41 @@ impl RawConfig {
             log: self.log.clone(),
             metrics_listen,
             mcp_users: self.mcp.users.clone(),
+            http,
             raw: self,
         })
+    }
+
+    /// `http.listen` as an address and every `http.tokens` entry complete;
+    /// whether the variables are set is checked when the server starts.
+    fn http(&self, bad: &dyn Fn(&str, String) -> Error) -> Result<Http, Error> {
+        let listen = match self.http.listen.as_str() {
+            "" => None,
+            text => Some(text.parse().map_err(|_| {
+                bad("http.listen", format!("'{text}' is not an address like 127.0.0.1:8464"))
+            })?),
+        };
+        for (i, token) in self.http.tokens.iter().enumerate() {
+            let entry = i + 1;
+            if token.token_env.trim().is_empty() {
+                return Err(bad(
+                    "http.tokens",
+                    format!(
+                        "entry {entry} needs token_env: the environment variable holding the token"
+                    ),
+                ));
+            }
+            if token.users.is_empty() || token.users.iter().any(|u| u.trim().is_empty()) {
+                return Err(bad(
+                    "http.tokens",
+                    format!(
+                        "entry {entry} ({}) needs users: the user ids it may act for, or [\"*\"]",
+                        token.token_env
+                    ),
+                ));
+            }
+        }
+        Ok(Http { listen, tokens: self.http.tokens.clone() })
     }
 
     /// The built-in detectors plus `never_store.extra`; a bad entry is named.
@@ -616,6 +677,27 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("never_store.extra") && err.contains("customer"), "{err}");
+    }
+
+    #[test]
+    fn http_tokens_are_complete_and_listen_is_an_address() {
+        let config = Config::from_toml(
+            "[http]\nlisten = \"127.0.0.1:0\"\ntokens = [{ token_env = \"T_JAY\", users = [\"jay\"] }]\n",
+        )
+        .unwrap();
+        assert_eq!(config.http.listen, Some("127.0.0.1:0".parse().unwrap()));
+        assert_eq!(config.http.tokens[0].users, ["jay"]);
+        assert_eq!(Config::from_toml("").unwrap().http.listen, None);
+        for (bad, key) in [
+            ("listen = \"localhost\"", "http.listen"),
+            ("tokens = [{ token_env = \"\", users = [\"jay\"] }]", "http.tokens"),
+            ("tokens = [{ token_env = \"T\", users = [] }]", "http.tokens"),
+            ("tokens = [{ token_env = \"T\", users = [\"jay\"], token = \"x\" }]", "token"),
+            ("port = 80", "http.port"),
+        ] {
+            let err = Config::from_toml(&format!("[http]\n{bad}\n")).unwrap_err().to_string();
+            assert!(err.contains(key), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub fn truncate_time(t: Time) -> Time {
 macro_rules! names {
     ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
         pub enum $name { $(#[serde(rename = $text)] $variant),+ }
 
         impl $name {
@@ -141,8 +141,11 @@ names!(
 );
 
 /// Where a memory applies (spec §3): `global`, `domain:<name>` or `project:<name>`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(try_from = "String", into = "String")]
+#[schema(value_type = String, example = "domain:standard")]
 pub struct Scope(String);
 
 impl Scope {
@@ -266,7 +269,7 @@ pub struct StoredMessage {
 }
 
 /// What an agent loads (spec §8.2). `content` is `None` once deleted.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Memory {
     pub memory_id: String,
     pub user_id: String,
@@ -276,8 +279,11 @@ pub struct Memory {
     pub status: Status,
     pub version: i64,
     pub content: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Time,
+    #[schema(value_type = String, format = DateTime)]
     pub updated_at: Time,
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub expires_at: Option<Time>,
     /// Where a person set an explicit memory from, when they said (`memories set --conversation`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -307,17 +313,18 @@ impl Memory {
 }
 
 /// One slip that supports a memory or suggestion, as shown to people.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Evidence {
     pub slip_id: String,
     pub conversation_id: String,
     pub message_id: String,
     pub quote: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
     pub expressed_at: Time,
 }
 
 /// A memory with its evidence: the JSON record of spec §8.2.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct MemoryRecord {
     #[serde(flatten)]
     pub memory: Memory,
@@ -343,7 +350,7 @@ impl MemoryRecord {
 }
 
 /// One statement extracted from a user message (spec §1, §8.2).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Slip {
     pub slip_id: String,
     pub user_id: String,
@@ -352,16 +359,18 @@ pub struct Slip {
     pub kind: Kind,
     pub scope: Scope,
     pub durability: Durability,
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub valid_until: Option<Time>,
     pub content: Option<String>,
     pub quote: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
     pub expressed_at: Time,
     pub state: SlipState,
     pub run_id: Option<String>,
 }
 
 /// An operation waiting for a person (spec §1, §8.2).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Suggestion {
     pub suggestion_id: String,
     pub user_id: String,
@@ -374,12 +383,14 @@ pub struct Suggestion {
     #[serde(skip)]
     pub target_version: Option<i64>,
     pub status: SuggestionStatus,
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Time,
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub decided_at: Option<Time>,
 }
 
 /// A suggestion with its evidence: the JSON record of spec §8.2.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct SuggestionRecord {
     #[serde(flatten)]
     pub suggestion: Suggestion,
@@ -387,10 +398,11 @@ pub struct SuggestionRecord {
 }
 
 /// One change in a memory's history (spec §7, §8.2).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Event {
     pub event_id: String,
     pub memory_id: String,
+    #[schema(value_type = String, format = DateTime)]
     pub at: Time,
     pub actor: Actor,
     pub action: String,
@@ -430,29 +442,31 @@ impl Event {
 }
 
 /// A record that an agent was given certain memories for a conversation (spec §7).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Load {
     pub load_id: String,
     pub user_id: String,
     pub conversation_id: String,
+    #[schema(value_type = String, format = DateTime)]
     pub at: Time,
     pub memories: Vec<LoadedMemory>,
 }
 
 /// One memory of a load, at the version the agent saw.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct LoadedMemory {
     pub memory_id: String,
     pub version: i64,
 }
 
 /// What stays of a deleted memory: never its text, only a fingerprint of it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Tombstone {
     pub memory_id: String,
     pub user_id: String,
     pub kind: Kind,
     pub scope: Scope,
+    #[schema(value_type = String, format = DateTime)]
     pub deleted_at: Time,
     pub fingerprint: String,
 }

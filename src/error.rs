@@ -24,6 +24,9 @@ pub enum Error {
     /// A command's arguments or input are unacceptable; the message says why.
     #[error("{0}")]
     Invalid(String),
+    /// A text dreamd may not store (spec §2); the message names the category, never the text.
+    #[error("{0}")]
+    Refused(String),
     #[error("{what} '{id}' not found")]
     NotFound { what: &'static str, id: String },
     /// The record changed between reading and writing it (compare-and-set lost).
@@ -64,6 +67,7 @@ impl Error {
         match self {
             Error::Config(_)
             | Error::Invalid(_)
+            | Error::Refused(_)
             | Error::NotFound { .. }
             | Error::Stale(_)
             | Error::IngestRejected(_) => 2,

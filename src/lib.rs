@@ -33,6 +33,7 @@ pub mod error;
 pub mod eval;
 pub mod extract;
 pub mod guard;
+pub mod http;
 pub mod ingest;
 pub mod llm;
 pub mod manage;
@@ -46,5 +47,6 @@ pub mod service;
 pub mod step;
 pub mod store;
 pub mod text;
+pub mod tools;
 
 pub use error::{Error, Result};

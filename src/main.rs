@@ -22,7 +22,8 @@ fn main() -> ExitCode {
 
 fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let config = Config::load(cli.config.as_deref())?;
-    let service = cli.command.is_none() && !cli.run_once;
+    let service = (cli.command.is_none() && !cli.run_once)
+        || matches!(cli.command, Some(Command::Serve { .. }));
     let json_logs = config.log.format == LogFormat::Json || (service && cli.format == Format::Json);
     // eval makes a run per case in scratch databases: its "run finished" lines
     // and slow-pool notices under load would bury the report.

@@ -24,9 +24,13 @@ pub const DEFAULT_RECALL_LIMIT: usize = 5;
 /// `recall` never returns more than this many (spec §10.9).
 pub const MAX_RECALL_LIMIT: usize = 8;
 
-/// A text a person or an agent wants stored, through the one text rule.
+/// A text a person or an agent wants stored, through the one text rule; a
+/// never-store hit is [`Error::Refused`], an empty or overlong text invalid.
 pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
-    guard::admit(text, TextKind::Statement, detector).map_err(|r| Error::Invalid(r.to_string()))
+    guard::admit(text, TextKind::Statement, detector).map_err(|r| match r {
+        guard::Refusal::Forbidden(_) => Error::Refused(r.to_string()),
+        guard::Refusal::Empty | guard::Refusal::TooLong { .. } => Error::Invalid(r.to_string()),
+    })
 }
 
 /// A person's request to remember something (`memories set`).
@@ -1030,10 +1034,17 @@ mod tests {
             &"x".repeat(crate::domain::MAX_STATEMENT_CHARS + 1),
         ] {
             assert!(
-                matches!(check_text(bad, &Detector::default()), Err(Error::Invalid(_))),
+                matches!(
+                    check_text(bad, &Detector::default()),
+                    Err(Error::Invalid(_) | Error::Refused(_))
+                ),
                 "{bad:?}"
             );
         }
+        assert!(matches!(
+            check_text("my password is hunter2", &Detector::default()),
+            Err(Error::Refused(_))
+        ));
     }
 
     #[test]

@@ -1,112 +1,179 @@
-//! `dreamd mcp`: the memory service for agents over the Model Context
-//! Protocol (stdio), with the rmcp SDK. stdout carries only JSON-RPC; logs go
-//! to stderr. The tools are `tools.rs`; this file only describes them to the
-//! model and turns refusals into tool errors (`isError: true`).
-
-pub mod tools;
+//! The memory service for agents over the Model Context Protocol, with the
+//! rmcp SDK: `dreamd mcp` over stdio (stdout carries only JSON-RPC; logs go
+//! to stderr), and the same tools at `/mcp` over streamable HTTP. The tools
+//! are `crate::tools`; this file only describes them to the model, finds
+//! whom the caller may act for, and turns refusals into tool errors
+//! (`isError: true`).
 
 use crate::error::{Error, Result};
+use crate::tools::args::{
+    EditArgs, ListArgs, MemoryArgs, RecallArgs, RememberArgs, SuggestionArgs,
+};
+use crate::tools::{Access, Engine, Refusal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Content, Implementation, ServerCapabilities, ServerInfo};
-use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::Serialize;
 use std::sync::Arc;
-use tools::{
-    Call, EditArgs, Engine, ListArgs, MemoryArgs, RecallArgs, RememberArgs, SuggestionArgs,
-};
 
 #[derive(Clone)]
 pub struct DreamdMcp {
     engine: Arc<dyn Engine>,
+    /// Whom a call may act for when its transport says nothing: `mcp.users`
+    /// over stdio, nobody over HTTP (where the token's grant comes with each request).
+    access: Access,
     tool_router: ToolRouter<Self>,
 }
 
 type ToolResult = std::result::Result<CallToolResult, ErrorData>;
 
+/// The result of a tool as structured content (and the same JSON as text).
+fn respond<T: Serialize>(answer: std::result::Result<T, Refusal>) -> ToolResult {
+    Ok(match answer {
+        Ok(value) => {
+            // Records are plain data with string keys: serialising them cannot fail.
+            CallToolResult::structured(
+                serde_json::to_value(value).expect("records serialise to JSON"),
+            )
+        }
+        Err(refusal) => CallToolResult::error(vec![Content::text(refusal.message)]),
+    })
+}
+
 #[tool_router]
 impl DreamdMcp {
-    pub fn new(engine: Arc<dyn Engine>) -> DreamdMcp {
-        DreamdMcp { engine, tool_router: Self::tool_router() }
+    pub fn new(engine: Arc<dyn Engine>, access: Access) -> DreamdMcp {
+        DreamdMcp { engine, access, tool_router: Self::tool_router() }
     }
 
-    async fn respond(&self, call: Call) -> ToolResult {
-        Ok(match self.engine.call(call).await {
-            Ok(value) => CallToolResult::structured(value),
-            Err(refusal) => CallToolResult::error(vec![Content::text(refusal)]),
-        })
+    /// Whom this call may act for: the grant the HTTP layer attached to the
+    /// request (its bearer token's users), or the server's own.
+    fn access(&self, context: &RequestContext<RoleServer>) -> Access {
+        context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Access>())
+            .unwrap_or(&self.access)
+            .clone()
     }
 
     #[tool(
         description = "Load what to keep in mind for this user before answering: their active memories that apply to the request's scopes (global ones always). Call it at the start of each answer, and pass the user's request as query, exactly as you received it: memories about how to answer come first, then the user's background and current work that bear on that request. Pass conversation_id so the answer can later be traced to the memories it used."
     )]
-    async fn recall(&self, Parameters(args): Parameters<RecallArgs>) -> ToolResult {
-        self.respond(Call::Recall(args)).await
+    async fn recall(
+        &self,
+        Parameters(args): Parameters<RecallArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.recall(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "Save something the user explicitly asked you to remember (\"remember that…\", \"from now on…\"): how they want answers, their work background, current projects, their terms, default query choices. Refused for secrets, permission claims, live business facts (prices, stock, approval status) and personal identifiers."
     )]
-    async fn remember(&self, Parameters(args): Parameters<RememberArgs>) -> ToolResult {
-        self.respond(Call::Remember(args)).await
+    async fn remember(
+        &self,
+        Parameters(args): Parameters<RememberArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.remember(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "Delete a memory for good when the user asks you to forget it: its text is erased everywhere and it will not be learned again from old conversations."
     )]
-    async fn forget(&self, Parameters(args): Parameters<MemoryArgs>) -> ToolResult {
-        self.respond(Call::Forget(args)).await
+    async fn forget(
+        &self,
+        Parameters(args): Parameters<MemoryArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.forget(&self.access(&context), args).await)
     }
 
     #[tool(description = "Stop using a memory without deleting it (the user can enable it again).")]
-    async fn disable(&self, Parameters(args): Parameters<MemoryArgs>) -> ToolResult {
-        self.respond(Call::Disable(args)).await
+    async fn disable(
+        &self,
+        Parameters(args): Parameters<MemoryArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.disable(&self.access(&context), args).await)
     }
 
     #[tool(description = "Use a disabled memory again.")]
-    async fn enable(&self, Parameters(args): Parameters<MemoryArgs>) -> ToolResult {
-        self.respond(Call::Enable(args)).await
+    async fn enable(
+        &self,
+        Parameters(args): Parameters<MemoryArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.enable(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "Correct a memory's text when the user says it is wrong or changed; it becomes a memory the user set."
     )]
-    async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> ToolResult {
-        self.respond(Call::Edit(args)).await
+    async fn edit(
+        &self,
+        Parameters(args): Parameters<EditArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.edit(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "Show where a memory came from: its evidence (the user's own words, conversations, times), its history and the conversations that loaded it. Use it when the user asks why you did something."
     )]
-    async fn explain(&self, Parameters(args): Parameters<MemoryArgs>) -> ToolResult {
-        self.respond(Call::Explain(args)).await
+    async fn explain(
+        &self,
+        Parameters(args): Parameters<MemoryArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.explain(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "List the user's memories (active ones; all=true for every status), e.g. when they ask what you remember about them."
     )]
-    async fn list_memories(&self, Parameters(args): Parameters<ListArgs>) -> ToolResult {
-        self.respond(Call::ListMemories(args)).await
+    async fn list_memories(
+        &self,
+        Parameters(args): Parameters<ListArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.list_memories(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "List changes dreamd proposes but may not make on its own (pending; all=true for decided ones too), for the user to accept or reject."
     )]
-    async fn list_suggestions(&self, Parameters(args): Parameters<ListArgs>) -> ToolResult {
-        self.respond(Call::ListSuggestions(args)).await
+    async fn list_suggestions(
+        &self,
+        Parameters(args): Parameters<ListArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.list_suggestions(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "Apply a suggestion the user agreed to; the result is a memory the user set."
     )]
-    async fn accept_suggestion(&self, Parameters(args): Parameters<SuggestionArgs>) -> ToolResult {
-        self.respond(Call::AcceptSuggestion(args)).await
+    async fn accept_suggestion(
+        &self,
+        Parameters(args): Parameters<SuggestionArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.accept_suggestion(&self.access(&context), args).await)
     }
 
     #[tool(
         description = "Turn down a suggestion the user does not want; it will not be proposed again for a while."
     )]
-    async fn reject_suggestion(&self, Parameters(args): Parameters<SuggestionArgs>) -> ToolResult {
-        self.respond(Call::RejectSuggestion(args)).await
+    async fn reject_suggestion(
+        &self,
+        Parameters(args): Parameters<SuggestionArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        respond(self.engine.reject_suggestion(&self.access(&context), args).await)
     }
 }
 
@@ -130,10 +197,10 @@ impl ServerHandler for DreamdMcp {
 
 /// Serves the tools over stdin/stdout until stdin closes (also before the
 /// handshake: a host that goes away is a normal end, exit 0).
-pub async fn serve(engine: Arc<dyn Engine>) -> Result<()> {
+pub async fn serve(engine: Arc<dyn Engine>, access: Access) -> Result<()> {
     let io =
         |e: String| Error::Io { context: "MCP transport".into(), source: std::io::Error::other(e) };
-    let running = match DreamdMcp::new(engine).serve(rmcp::transport::stdio()).await {
+    let running = match DreamdMcp::new(engine, access).serve(rmcp::transport::stdio()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
         Err(e) => return Err(io(e.to_string())),

@@ -1,5 +1,7 @@
 //! dreamd as a long-running service: a cron schedule, one run at a time,
-//! graceful shutdown, systemd notifications and optional metrics.
+//! graceful shutdown, systemd notifications, optional metrics, and the HTTP
+//! server beside the schedule when `http.listen` is set ([`serve_http`] is
+//! that server alone, for `dreamd serve`).
 //!
 //! [`run`] takes the future that ends it (a signal in `main`, anything in a
 //! test). Ticks only ask for a run; one loop performs runs one after the
@@ -16,8 +18,10 @@ use crate::error::{Error, Result};
 use crate::llm::Provider;
 use crate::run::{RunOptions, RunSummary, run_once};
 use crate::store::Store;
+use crate::tools::{Engine, Tools};
 use metrics::Metrics;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -39,7 +43,7 @@ pub enum Stopped {
 /// taking work, lets the run in flight finish for up to
 /// `schedule.shutdown_timeout_secs`, and abandons it cleanly after that;
 /// `force` (a second signal) stops at once.
-pub async fn run<S: Store>(
+pub async fn run<S: Store + Clone + 'static>(
     store: &S,
     config: &Config,
     provider: &Provider,
@@ -48,6 +52,20 @@ pub async fn run<S: Store>(
 ) -> Result<Stopped> {
     let metrics = Arc::new(Metrics::default());
     let _metrics_server = start_metrics(config, metrics.clone()).await?;
+    let http = match config.http.listen {
+        Some(listen) => {
+            let engine = Arc::new(Tools {
+                store: store.clone(),
+                now: None,
+                detector: config.detector().clone(),
+                embedder: crate::llm::embed::Embedder::from_config(config)?,
+            });
+            let render = metrics.clone();
+            let runs: crate::http::metrics::RunMetrics = Arc::new(move || render.render());
+            Some(start_http(engine, config, listen, Some(runs)).await?)
+        }
+        None => None,
+    };
     let (ticks, mut next_run) = mpsc::channel::<()>(1);
     let running = Arc::new(AtomicBool::new(false));
     let (mut scheduler, job_id) =
@@ -93,8 +111,52 @@ pub async fn run<S: Store>(
     {
         tracing::warn!(error = %e, "the scheduler did not stop cleanly");
     }
+    if let Some(http) = http {
+        let bound = match stopped {
+            Stopped::Gracefully => config.schedule.shutdown_timeout,
+            Stopped::AtOnce => Duration::ZERO,
+        };
+        http.stop(bound).await;
+    }
     tracing::info!(at_once = stopped == Stopped::AtOnce, "dreamd stopped");
     Ok(stopped)
+}
+
+/// The HTTP server on `listen`: tokens read from their variables (an unset
+/// one is a configuration error naming it), the socket bound, then served.
+async fn start_http(
+    engine: Arc<dyn Engine>,
+    config: &Config,
+    listen: SocketAddr,
+    runs: Option<crate::http::metrics::RunMetrics>,
+) -> Result<crate::http::Server> {
+    let tokens = crate::http::auth::Tokens::from_env(&config.http.tokens)?;
+    let listener = crate::http::bind(listen).await?;
+    let options =
+        crate::http::Options { engine, tokens, metrics_on: config.metrics_listen.is_some(), runs };
+    crate::http::start(listener, options).await
+}
+
+/// `dreamd serve`: the HTTP API, MCP over HTTP and the review pages, without
+/// the schedule, until `shutdown`; requests in flight then get
+/// `schedule.shutdown_timeout_secs` to finish, unless `force` comes first.
+pub async fn serve_http(
+    engine: Arc<dyn Engine>,
+    config: &Config,
+    listen: SocketAddr,
+    shutdown: impl Future<Output = ()>,
+    force: impl Future<Output = ()>,
+) -> Result<Stopped> {
+    let server = start_http(engine, config, listen, None).await?;
+    let _watchdog = notify::spawn_watchdog();
+    notify::ready(&format!("serving HTTP on {}", server.address()));
+    shutdown.await;
+    notify::stopping();
+    tokio::select! {
+        biased;
+        _ = force => Ok(Stopped::AtOnce),
+        _ = server.stop(config.schedule.shutdown_timeout) => Ok(Stopped::Gracefully),
+    }
 }
 
 #[derive(Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use crate::store::time::DbTime;
 use crate::select::{Candidate, ConversationMessages, Window};
 use crate::store::{
     Backlog, ConversationRecord, CopiedProgress, Counts, FailedRange, FailedUser, IngestWritten,
-    MessageSource, RunRecord, Store,
+    MessageSource, RunRecord, SchemaState, Store,
     changed_since_read, lost_claim, stale_memory, stale_suggestion,
 };
 use sqlx::types::Json;
@@ -956,6 +956,18 @@ impl Store for Backend {
             released += exec(&mut conn, sqlx::query(statement).bind(owner), &what).await?;
         }
         Ok(released)
+    }
+
+    async fn schema(&self) -> Result<SchemaState> {
+        let applied = sqlx::query_as::<_, (i64, bool)>(
+            "SELECT version, success FROM _sqlx_migrations ORDER BY version",
+        );
+        let applied = self.read(applied, "reading the applied migrations", Ok).await?;
+        let known = dialect::MIGRATOR
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration())
+            .map(|m| m.version);
+        Ok(SchemaState::compare(known, &applied))
     }
 
     async fn counts(&self) -> Result<Counts> {

@@ -20,6 +20,7 @@ use crate::domain::{
 };
 use crate::error::Result;
 use crate::select::{Candidate, ConversationMessages, Window};
+use std::collections::BTreeSet;
 
 /// Messages in batches, pulled by [`Store::ingest`] inside its transaction.
 pub trait MessageSource {
@@ -106,6 +107,37 @@ pub struct Counts {
     /// `"<status>/<origin>"` → number of memories.
     pub memories: std::collections::BTreeMap<String, i64>,
     pub suggestions_pending: i64,
+}
+
+/// The database's migrations against the ones this binary carries, for
+/// `/healthz`: a database another (newer) dreamd migrated further, or one
+/// with a failed migration, is not current.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct SchemaState {
+    /// Migrations this binary has that the database lacks.
+    pub missing: Vec<i64>,
+    /// Migrations the database has that this binary does not know.
+    pub unknown: Vec<i64>,
+    /// Migrations recorded as failed.
+    pub failed: Vec<i64>,
+}
+
+impl SchemaState {
+    /// Compares the binary's `known` versions with the database's `applied` (version, success) rows.
+    pub fn compare(known: impl Iterator<Item = i64>, applied: &[(i64, bool)]) -> SchemaState {
+        let known: BTreeSet<i64> = known.collect();
+        let done: BTreeSet<i64> = applied.iter().map(|(v, _)| *v).collect();
+        SchemaState {
+            missing: known.difference(&done).copied().collect(),
+            unknown: done.difference(&known).copied().collect(),
+            failed: applied.iter().filter(|(_, ok)| !ok).map(|(v, _)| *v).collect(),
+        }
+    }
+
+    /// Every migration of this binary applied, none failed, none unknown.
+    pub fn is_current(&self) -> bool {
+        self.missing.is_empty() && self.unknown.is_empty() && self.failed.is_empty()
+    }
 }
 
 /// dreamd's storage. Every method is one transaction or one consistent read.
@@ -253,6 +285,10 @@ pub trait Store: Send + Sync {
 
     /// Releases every claim `owner` holds (an abandoned run's); returns how many.
     async fn release_claims(&self, owner: &str) -> Result<u64>;
+
+    /// Reads the applied migrations: the database answers, and whether its
+    /// schema is the one this binary expects.
+    async fn schema(&self) -> Result<SchemaState>;
 
     /// Memories by (status, origin) and pending suggestions, for `status`.
     async fn counts(&self) -> Result<Counts>;

@@ -8,6 +8,8 @@ use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use std::time::Duration;
 
+/// Cheap to clone: clones share one connection pool.
+#[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
 }
@@ -21,7 +23,7 @@ impl PgStore {
             .connect(url)
             .await
             .map_err(Error::db(format!("connecting to {}", mask_url_password(url))))?;
-        sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        dialect::MIGRATOR.run(&pool).await?;
         Ok(PgStore { pool })
     }
 
@@ -33,6 +35,9 @@ impl PgStore {
 
 /// Where PostgreSQL's SQL differs from SQLite's.
 mod dialect {
+    /// The schema this binary creates and expects.
+    pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
     use sqlx::{PgPool, Postgres, Transaction};
 
     /// Writers run concurrently; rows they depend on are locked explicitly.

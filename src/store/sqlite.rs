@@ -11,6 +11,8 @@ use std::time::Duration;
 /// How long a write waits for another writer's lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Cheap to clone: clones share one connection pool.
+#[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
 }
@@ -37,7 +39,7 @@ impl SqliteStore {
                     path.display()
                 )),
             )?;
-        sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        dialect::MIGRATOR.run(&pool).await?;
         Ok(SqliteStore { pool })
     }
 
@@ -55,6 +57,9 @@ impl SqliteStore {
 
 /// Where SQLite's SQL differs from PostgreSQL's.
 mod dialect {
+    /// The schema this binary creates and expects.
+    pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+
     use sqlx::{Sqlite, SqlitePool, Transaction};
 
     /// A transaction that takes the write lock at once. A deferred one that

@@ -1,0 +1,486 @@
+//! The JSON API (spec §13): `POST /v1/<tool>` for every tool of §11 with its
+//! arguments as the body and its structured result as the answer, and
+//! resource-style reads (`GET /v1/memories`, `/v1/suggestions`, `/v1/loads`,
+//! `/v1/memories/{id}`) with paging and filters. Every handler is one call
+//! on the shared tools (`crate::tools`). Refusals are
+//! `{"error": {"code", "message"}}`, never repeating refused text; a body
+//! the server cannot read is described by where it fails, not by what it holds.
+
+use super::App;
+use super::auth;
+use crate::domain::MemoryRecord;
+use crate::tools::args::{
+    EditArgs, ListArgs, LoadQuery, MemoryArgs, MemoryQuery, RecallArgs, RememberArgs,
+    SuggestionArgs, SuggestionQuery,
+};
+use crate::tools::{
+    Accepted, Access, Code, Explained, Health, LoadPage, MemoryList, MemoryPage, Recalled, Refusal,
+    Rejected, SuggestionList, SuggestionPage,
+};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::response::{IntoResponse, Response};
+use http::request::Parts;
+use http::{HeaderValue, StatusCode, header};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+/// A refusal over HTTP: a status and the JSON body of spec §13.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+/// The body of every refusal.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// `unauthorized`, `forbidden`, `not_found`, `invalid_argument`, `never_store`,
+    /// `stale`, `payload_too_large`, `unsupported_media_type` or `internal`.
+    pub code: String,
+    /// Why, in words that never repeat the refused text.
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { status, code, message: message.into() }
+    }
+
+    pub fn unauthorized(message: &str) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    pub fn too_large() -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("the body is larger than {} bytes", super::MAX_BODY_BYTES),
+        )
+    }
+
+    fn invalid(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid_argument", message)
+    }
+}
+
+/// The HTTP status of each kind of refusal.
+pub fn status_of(code: Code) -> StatusCode {
+    match code {
+        Code::InvalidArgument | Code::NeverStore => StatusCode::BAD_REQUEST,
+        Code::Forbidden => StatusCode::FORBIDDEN,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::Stale => StatusCode::CONFLICT,
+        Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        ApiError::new(status_of(r.code), r.code.as_str(), r.message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body =
+            ErrorBody { error: ErrorDetail { code: self.code.into(), message: self.message } };
+        let mut response = (self.status, Json(body)).into_response();
+        let headers = response.headers_mut();
+        match self.status {
+            StatusCode::UNAUTHORIZED => {
+                let challenge = HeaderValue::from_static("Bearer realm=\"dreamd\"");
+                headers.insert(header::WWW_AUTHENTICATE, challenge);
+            }
+            // The rest of the body is never read: the connection cannot carry another request.
+            StatusCode::PAYLOAD_TOO_LARGE => {
+                headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+/// The caller of an API or MCP request, by its bearer token.
+pub struct Caller(pub Access);
+
+impl FromRequestParts<Arc<App>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Caller, ApiError> {
+        let token = auth::bearer(&parts.headers).ok_or_else(|| {
+            ApiError::unauthorized("send a bearer token: Authorization: Bearer <token>")
+        })?;
+        app.tokens
+            .access(token)
+            .map(Caller)
+            .ok_or_else(|| ApiError::unauthorized("the bearer token is not one of http.tokens"))
+    }
+}
+
+/// A JSON body read whole (within the body limit) and described, when it
+/// does not fit, by the argument that fails, never by the value it holds.
+pub struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<JsonBody<T>, ApiError> {
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the arguments as a JSON object with Content-Type: application/json",
+            ));
+        }
+        let bytes = Bytes::from_request(request, state).await.map_err(|r| {
+            if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::too_large()
+            } else {
+                ApiError::invalid("the body could not be read")
+            }
+        })?;
+        read_json(&bytes).map(JsonBody)
+    }
+}
+
+/// Deserialises `bytes`, naming the failing argument without its value.
+fn read_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            return ApiError::invalid("the body is not valid JSON");
+        }
+        let message = inner.to_string();
+        match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
+            Some(field) => ApiError::invalid(format!("argument '{field}' is required")),
+            None if path == "." => ApiError::invalid("the body must be a JSON object of arguments"),
+            None => ApiError::invalid(format!("argument '{path}' has the wrong type or value")),
+        }
+    })?;
+    deserializer.end().map_err(|_| ApiError::invalid("the body holds more than one JSON value"))?;
+    Ok(value)
+}
+
+/// Query-string arguments, refused without repeating them.
+pub struct QueryArgs<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for QueryArgs<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<QueryArgs<T>, ApiError> {
+        axum::extract::Query::try_from_uri(&parts.uri).map(|q| QueryArgs(q.0)).map_err(|_| {
+            ApiError::invalid(
+                "the query string does not fit: user_id is required and limit is a whole number",
+            )
+        })
+    }
+}
+
+type Answer<T> = Result<Json<T>, ApiError>;
+
+/// Every refusal a `/v1` endpoint may answer, for the OpenAPI document.
+struct Refusals;
+
+impl utoipa::IntoResponses for Refusals {
+    fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
+        [
+            ("400", "An argument is missing or invalid, or the text may never be stored (code never_store)"),
+            ("401", "No bearer token, or one that is not in http.tokens"),
+            ("403", "The token may not act for this user, or the id belongs to another user"),
+            ("404", "No such memory or suggestion"),
+            ("409", "The record changed meanwhile (stale)"),
+            ("413", "The body is larger than 1 MiB"),
+            ("415", "The body is not application/json"),
+            ("500", "The store failed"),
+        ]
+        .into_iter()
+        .map(|(status, description)| {
+            let content = ContentBuilder::new()
+                .schema(Some(RefOr::Ref(Ref::from_schema_name("ErrorBody"))))
+                .build();
+            let response = ResponseBuilder::new()
+                .description(description)
+                .content("application/json", content)
+                .build();
+            (status.to_owned(), RefOr::T(response))
+        })
+        .collect()
+    }
+}
+
+/// The bearer scheme every `/v1` endpoint requires.
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components
+            .add_security_scheme("bearer", SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
+    }
+}
+
+/// The OpenAPI document's frame; the paths come from the routes themselves.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "dreamd",
+        description = "Long-term memory for AI agents (spec §13). POST /v1/<tool> runs the MCP tool of the same name with its arguments as a JSON body; GET endpoints read memories, suggestions and loads a page at a time. MCP over streamable HTTP is served at /mcp with the same tools and tokens; review pages for people at /."
+    ),
+    components(schemas(ErrorBody, ErrorDetail)),
+    modifiers(&BearerScheme),
+    tags((name = "tools", description = "The MCP tools of spec §11"), (name = "resources", description = "Paged reads"), (name = "operations", description = "Health and metrics"))
+)]
+pub struct ApiDoc;
+
+#[utoipa::path(post, path = "/v1/recall", tag = "tools", request_body = RecallArgs,
+    responses((status = 200, description = "What the agent should load now; with conversation_id, recorded as a load", body = Recalled), Refusals),
+    security(("bearer" = [])))]
+pub async fn recall(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<RecallArgs>,
+) -> Answer<Recalled> {
+    Ok(Json(app.engine.recall(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/remember", tag = "tools", request_body = RememberArgs,
+    responses((status = 200, description = "The explicit memory (an equal active one is returned as is)", body = MemoryRecord), Refusals),
+    security(("bearer" = [])))]
+pub async fn remember(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<RememberArgs>,
+) -> Answer<MemoryRecord> {
+    Ok(Json(app.engine.remember(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/forget", tag = "tools", request_body = MemoryArgs,
+    responses((status = 200, description = "The deleted memory (content null; a tombstone remains)", body = MemoryRecord), Refusals),
+    security(("bearer" = [])))]
+pub async fn forget(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<MemoryArgs>,
+) -> Answer<MemoryRecord> {
+    Ok(Json(app.engine.forget(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/disable", tag = "tools", request_body = MemoryArgs,
+    responses((status = 200, description = "The disabled memory", body = MemoryRecord), Refusals),
+    security(("bearer" = [])))]
+pub async fn disable(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<MemoryArgs>,
+) -> Answer<MemoryRecord> {
+    Ok(Json(app.engine.disable(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/enable", tag = "tools", request_body = MemoryArgs,
+    responses((status = 200, description = "The memory, active again", body = MemoryRecord), Refusals),
+    security(("bearer" = [])))]
+pub async fn enable(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<MemoryArgs>,
+) -> Answer<MemoryRecord> {
+    Ok(Json(app.engine.enable(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/edit", tag = "tools", request_body = EditArgs,
+    responses((status = 200, description = "The corrected memory, now explicit", body = MemoryRecord), Refusals),
+    security(("bearer" = [])))]
+pub async fn edit(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<EditArgs>,
+) -> Answer<MemoryRecord> {
+    Ok(Json(app.engine.edit(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/explain", tag = "tools", request_body = MemoryArgs,
+    responses((status = 200, description = "The memory with its evidence, history and loads", body = Explained), Refusals),
+    security(("bearer" = [])))]
+pub async fn explain(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<MemoryArgs>,
+) -> Answer<Explained> {
+    Ok(Json(app.engine.explain(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/list_memories", tag = "tools", request_body = ListArgs,
+    responses((status = 200, description = "The user's active memories (all: every status)", body = MemoryList), Refusals),
+    security(("bearer" = [])))]
+pub async fn list_memories(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<ListArgs>,
+) -> Answer<MemoryList> {
+    Ok(Json(app.engine.list_memories(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/list_suggestions", tag = "tools", request_body = ListArgs,
+    responses((status = 200, description = "The user's pending suggestions (all: decided ones too)", body = SuggestionList), Refusals),
+    security(("bearer" = [])))]
+pub async fn list_suggestions(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<ListArgs>,
+) -> Answer<SuggestionList> {
+    Ok(Json(app.engine.list_suggestions(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/accept_suggestion", tag = "tools", request_body = SuggestionArgs,
+    responses((status = 200, description = "The accepted suggestion and the memory it made or changed", body = Accepted), Refusals),
+    security(("bearer" = [])))]
+pub async fn accept_suggestion(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<SuggestionArgs>,
+) -> Answer<Accepted> {
+    Ok(Json(app.engine.accept_suggestion(&access, args).await?))
+}
+
+#[utoipa::path(post, path = "/v1/reject_suggestion", tag = "tools", request_body = SuggestionArgs,
+    responses((status = 200, description = "The rejected suggestion", body = Rejected), Refusals),
+    security(("bearer" = [])))]
+pub async fn reject_suggestion(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    JsonBody(args): JsonBody<SuggestionArgs>,
+) -> Answer<Rejected> {
+    Ok(Json(app.engine.reject_suggestion(&access, args).await?))
+}
+
+#[utoipa::path(get, path = "/v1/memories", tag = "resources", params(MemoryQuery),
+    responses((status = 200, description = "A page of the user's memories in creation order", body = MemoryPage), Refusals),
+    security(("bearer" = [])))]
+pub async fn memories(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    QueryArgs(query): QueryArgs<MemoryQuery>,
+) -> Answer<MemoryPage> {
+    Ok(Json(app.engine.memories(&access, query).await?))
+}
+
+#[utoipa::path(get, path = "/v1/memories/{memory_id}", tag = "resources",
+    params(("memory_id" = String, Path, description = "The memory's id")),
+    responses((status = 200, description = "The memory with its evidence, history and loads", body = Explained), Refusals),
+    security(("bearer" = [])))]
+pub async fn memory(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    Path(memory_id): Path<String>,
+) -> Answer<Explained> {
+    Ok(Json(app.engine.memory(&access, memory_id).await?))
+}
+
+#[utoipa::path(get, path = "/v1/suggestions", tag = "resources", params(SuggestionQuery),
+    responses((status = 200, description = "A page of the user's suggestions in creation order", body = SuggestionPage), Refusals),
+    security(("bearer" = [])))]
+pub async fn suggestions(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    QueryArgs(query): QueryArgs<SuggestionQuery>,
+) -> Answer<SuggestionPage> {
+    Ok(Json(app.engine.suggestions(&access, query).await?))
+}
+
+#[utoipa::path(get, path = "/v1/loads", tag = "resources", params(LoadQuery),
+    responses((status = 200, description = "A page of the user's loads, oldest first", body = LoadPage), Refusals),
+    security(("bearer" = [])))]
+pub async fn loads(
+    State(app): State<Arc<App>>,
+    Caller(access): Caller,
+    QueryArgs(query): QueryArgs<LoadQuery>,
+) -> Answer<LoadPage> {
+    Ok(Json(app.engine.loads(&access, query).await?))
+}
+
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, description = "The database answers and its migrations are current", body = Health),
+        (status = 503, description = "The database does not answer, or its schema is not the one this binary expects", body = Health)))]
+pub async fn healthz(State(app): State<Arc<App>>) -> (StatusCode, Json<Health>) {
+    let health = app.engine.health().await;
+    let status =
+        if health.status == "ok" { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (status, Json(health))
+}
+
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain", body = String),
+        (status = 404, description = "Metrics are off (metrics.listen is empty)", body = ErrorBody)))]
+pub async fn metrics(State(app): State<Arc<App>>) -> Response {
+    match &app.metrics {
+        Some(metrics) => (
+            [(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4"))],
+            metrics.render(),
+        )
+            .into_response(),
+        None => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "metrics are off: set metrics.listen to turn them on",
+        )
+        .into_response(),
+    }
+}
+
+#[utoipa::path(get, path = "/v1/openapi.json", tag = "operations",
+    responses((status = 200, description = "This document (OpenAPI 3.1)", content_type = "application/json", body = Object)))]
+pub async fn openapi(State(app): State<Arc<App>>) -> Response {
+    ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], app.openapi.clone())
+        .into_response()
+}
+
+/// The answer to a `/v1` path that names no endpoint.
+pub async fn no_such_endpoint() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such endpoint; /v1/openapi.json lists them",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::args::RememberArgs;
+
+    #[test]
+    fn a_body_that_does_not_fit_is_described_without_its_values() {
+        let refuse = |body: &str| read_json::<RememberArgs>(body.as_bytes()).err().unwrap().message;
+        assert_eq!(refuse("{\"user_id\": \"jay\""), "the body is not valid JSON");
+        assert_eq!(refuse("{\"user_id\": \"jay\"}"), "argument 'kind' is required");
+        let typed = refuse(
+            "{\"user_id\": \"jay\", \"kind\": \"background\", \"scope\": \"global\", \"text\": [\"hunter2-secret\"]}",
+        );
+        assert!(typed.contains("'text'") && !typed.contains("hunter2"), "{typed}");
+        assert_eq!(refuse("[\"hunter2-secret\"]"), "the body must be a JSON object of arguments");
+        assert_eq!(refuse("{} {}"), "argument 'user_id' is required");
+    }
+}

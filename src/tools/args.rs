@@ -1,0 +1,135 @@
+//! The arguments of the memory tools (spec §11.2), as every transport
+//! receives them: MCP tool calls, `POST /v1/<tool>` bodies and the query
+//! strings of the HTTP list endpoints. One set of types, so the names and
+//! their JSON schemas (schemars for MCP, utoipa for OpenAPI) cannot drift.
+
+use rmcp::schemars::{self, JsonSchema};
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+
+/// `recall`. New optional arguments go here and into `Tools::recall`; every
+/// transport picks them up from this one type.
+#[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+pub struct RecallArgs {
+    /// The user the agent is talking to.
+    pub user_id: String,
+    /// Scopes of the request, e.g. ["domain:standard", "project:A"]; global memories always apply.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// How many memories at most (default 5, at most 8).
+    pub limit: Option<usize>,
+    /// The conversation the memories are loaded into; recorded so the answer can be traced to them.
+    pub conversation_id: Option<String>,
+    /// The user's request exactly as you received it: memories about how to
+    /// answer come first, then the user's background and current work that
+    /// bear on this request.
+    pub query: Option<String>,
+}
+
+/// `remember`.
+#[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+pub struct RememberArgs {
+    pub user_id: String,
+    /// presentation, background, recent_focus, terminology or query_default.
+    pub kind: String,
+    /// global, domain:<name> or project:<name>.
+    pub scope: String,
+    /// What to remember, in the user's words.
+    pub text: String,
+    /// When it stops applying (RFC 3339), if the user said so.
+    pub expires_at: Option<String>,
+    /// The conversation the user asked in.
+    pub conversation_id: Option<String>,
+    /// The message the user asked in.
+    pub message_id: Option<String>,
+}
+
+/// `forget`, `disable`, `enable` and `explain`.
+#[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+pub struct MemoryArgs {
+    pub user_id: String,
+    pub memory_id: String,
+}
+
+/// `edit`.
+#[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+pub struct EditArgs {
+    pub user_id: String,
+    pub memory_id: String,
+    /// The corrected text, in the user's words.
+    pub text: String,
+}
+
+/// `list_memories` and `list_suggestions`.
+#[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+pub struct ListArgs {
+    pub user_id: String,
+    /// Include inactive memories (or decided suggestions) too.
+    #[serde(default)]
+    pub all: bool,
+}
+
+/// `accept_suggestion` and `reject_suggestion`.
+#[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+pub struct SuggestionArgs {
+    pub user_id: String,
+    pub suggestion_id: String,
+}
+
+/// `GET /v1/memories`: a user's memories in creation order, a page at a time.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MemoryQuery {
+    pub user_id: String,
+    /// Only memories with this status (as of now: an active memory past its expiry is expired); every status when absent.
+    #[param(value_type = Option<crate::domain::Status>)]
+    pub status: Option<String>,
+    /// Only memories of this kind.
+    #[param(value_type = Option<crate::domain::Kind>)]
+    pub kind: Option<String>,
+    /// Only memories in this scope.
+    pub scope: Option<String>,
+    /// Page size (default 50, at most 200).
+    pub limit: Option<usize>,
+    /// `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// `GET /v1/suggestions`: a user's suggestions in creation order, a page at a time.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SuggestionQuery {
+    pub user_id: String,
+    /// Only suggestions with this status; every status when absent.
+    #[param(value_type = Option<crate::domain::SuggestionStatus>)]
+    pub status: Option<String>,
+    /// Only suggestions of this kind.
+    #[param(value_type = Option<crate::domain::Kind>)]
+    pub kind: Option<String>,
+    /// Only suggestions in this scope.
+    pub scope: Option<String>,
+    /// Page size (default 50, at most 200).
+    pub limit: Option<usize>,
+    /// `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// `GET /v1/loads`: which memories agents loaded, oldest first, a page at a time.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LoadQuery {
+    pub user_id: String,
+    /// Only loads into this conversation.
+    pub conversation_id: Option<String>,
+    /// Page size (default 50, at most 200).
+    pub limit: Option<usize>,
+    /// `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// A conversation of a user, for the review pages.
+#[derive(Debug, Deserialize)]
+pub struct ConversationArgs {
+    pub user_id: String,
+    pub conversation_id: String,
+}

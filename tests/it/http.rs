@@ -1,0 +1,679 @@
+//! The HTTP API end to end (spec §13): `dreamd serve` as a child process,
+//! driven over real HTTP with reqwest on SQLite and PostgreSQL: every tool
+//! under `/v1`, the paged reads, each refusal code, the OpenAPI document,
+//! health and metrics, and a log that never carries a token or refused text.
+
+use crate::helpers::{Dreamd, NOW, examples, line, scenarios_on_both_backends};
+use crate::served::{ADMIN_TOKEN, EMMA_TOKEN, JAY_TOKEN, Served, with_tokens};
+use serde_json::{Value, json};
+
+struct Api {
+    served: Served,
+    client: reqwest::Client,
+}
+
+impl Api {
+    async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
+        let response = request.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.unwrap();
+        let body = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+        (status, body)
+    }
+
+    async fn post(&self, token: &str, tool: &str, args: Value) -> (u16, Value) {
+        let request = self
+            .client
+            .post(self.served.url(&format!("/v1/{tool}")))
+            .bearer_auth(token)
+            .header("content-type", "application/json")
+            .body(args.to_string());
+        self.send(request).await
+    }
+
+    async fn get(&self, token: &str, path: &str) -> (u16, Value) {
+        self.send(self.client.get(self.served.url(path)).bearer_auth(token)).await
+    }
+
+    /// A tool call that must succeed; its result.
+    async fn ok(&self, tool: &str, args: Value) -> Value {
+        let (status, body) = self.post(JAY_TOKEN, tool, args).await;
+        assert_eq!(status, 200, "{tool}: {body}");
+        body
+    }
+}
+
+/// A refusal: its status, code, and the message (checked to be JSON of spec §13).
+fn refusal(answer: (u16, Value)) -> (u16, String, String) {
+    let (status, body) = answer;
+    let code = body["error"]["code"].as_str().unwrap_or_else(|| panic!("not a refusal: {body}"));
+    let message = body["error"]["message"].as_str().unwrap().to_owned();
+    (status, code.to_owned(), message)
+}
+
+/// The examples ingested and run once at NOW (jay gets auto memories and two
+/// pending suggestions), a conversation of emma's, then the server.
+async fn serve(d: Dreamd) -> (Api, Dreamd) {
+    let d = with_tokens(d);
+    let examples = examples().to_str().unwrap();
+    assert_eq!(d.run(&["ingest", examples]).code, 0);
+    d.ingest(&[
+        line("jay", "c1", "m1", "user", "记住：读标准时按流程卡整理", "2026-11-28T00:00:00Z"),
+        line("emma", "e1", "n1", "user", "I work on yoghurt cultures", "2026-11-28T00:00:00Z"),
+    ]);
+    d.run_once(NOW, &[]);
+    let served = Served::start(&d);
+    (Api { served, client: reqwest::Client::new() }, d)
+}
+
+async fn every_tool_over_http(d: Dreamd) {
+    let (api, _d) = serve(d).await;
+    let memory = api
+        .ok(
+            "remember",
+            json!({"user_id": "jay", "kind": "presentation", "scope": "domain:standard",
+                "text": "读标准时按流程卡整理", "conversation_id": "c1", "message_id": "m1"}),
+        )
+        .await;
+    let id = memory["memory_id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (memory["origin"].as_str(), memory["version"].as_i64()),
+        (Some("explicit"), Some(1))
+    );
+
+    let loaded = api
+        .ok(
+            "recall",
+            json!({"user_id": "jay", "scopes": ["domain:standard"], "conversation_id": "c2"}),
+        )
+        .await;
+    assert!(loaded["load_id"].is_string(), "{loaded}");
+    assert_eq!(loaded["memories"][0]["memory_id"], id.as_str());
+    let unrecorded = api.ok("recall", json!({"user_id": "jay", "limit": 1})).await;
+    assert_eq!(
+        (unrecorded["load_id"].clone(), unrecorded["memories"].as_array().unwrap().len()),
+        (Value::Null, 1)
+    );
+
+    let explained = api.ok("explain", json!({"user_id": "jay", "memory_id": id})).await;
+    assert_eq!(explained["memory"]["loaded_in"], json!(["c2"]));
+
+    for text in ["负责发酵乳配方的稳定剂选型", "在写燕麦饮的货架期报告"] {
+        api.ok(
+            "remember",
+            json!({"user_id": "jay", "kind": "background", "scope": "global", "text": text}),
+        )
+        .await;
+    }
+    for (query, expected) in [
+        ("燕麦饮货架期报告什么时候出？", "在写燕麦饮的货架期报告"),
+        ("发酵乳配方里稳定剂怎么选", "负责发酵乳配方的稳定剂选型"),
+    ] {
+        let ranked =
+            api.ok("recall", json!({"user_id": "jay", "scopes": ["global"], "query": query})).await;
+        let background: Vec<&str> = ranked["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["kind"] == "background")
+            .map(|m| m["content"].as_str().unwrap())
+            .collect();
+        assert_eq!(background.first(), Some(&expected), "query {query}: {ranked}");
+    }
+    assert_eq!(explained["loads"][0]["load_id"], loaded["load_id"]);
+    assert_eq!(explained["history"][0]["actor"], "user");
+
+    let edited = api
+        .ok(
+            "edit",
+            json!({"user_id": "jay", "memory_id": id, "text": "读标准时按流程卡整理，列出条款号"}),
+        )
+        .await;
+    assert_eq!(edited["version"], 2);
+    assert_eq!(
+        api.ok("disable", json!({"user_id": "jay", "memory_id": id})).await["status"],
+        "disabled"
+    );
+    assert_eq!(
+        api.ok("enable", json!({"user_id": "jay", "memory_id": id})).await["status"],
+        "active"
+    );
+
+    let listed = api.ok("list_memories", json!({"user_id": "jay"})).await;
+    assert!(listed["memories"].as_array().unwrap().iter().any(|m| m["memory_id"] == id.as_str()));
+
+    let pending =
+        api.ok("list_suggestions", json!({"user_id": "jay"})).await["suggestions"].clone();
+    assert_eq!(pending.as_array().unwrap().len(), 2, "{pending}");
+    let accepted = api
+        .ok(
+            "accept_suggestion",
+            json!({"user_id": "jay", "suggestion_id": pending[0]["suggestion_id"]}),
+        )
+        .await;
+    assert_eq!(accepted["suggestion"]["status"], "accepted");
+    assert_eq!(accepted["memory"]["origin"], "explicit");
+    let rejected = api
+        .ok(
+            "reject_suggestion",
+            json!({"user_id": "jay", "suggestion_id": pending[1]["suggestion_id"]}),
+        )
+        .await;
+    assert_eq!(rejected["suggestion"]["status"], "rejected");
+    let decided = api.ok("list_suggestions", json!({"user_id": "jay", "all": true})).await;
+    assert_eq!(decided["suggestions"].as_array().unwrap().len(), 2);
+
+    let forgotten = api.ok("forget", json!({"user_id": "jay", "memory_id": id})).await;
+    assert_eq!(
+        (forgotten["status"].as_str(), forgotten["content"].clone()),
+        (Some("deleted"), Value::Null)
+    );
+    let after = api.ok("recall", json!({"user_id": "jay", "scopes": ["domain:standard"]})).await;
+    assert!(after["memories"].as_array().unwrap().iter().all(|m| m["memory_id"] != id.as_str()));
+
+    let (status, by_id) = api.get(JAY_TOKEN, &format!("/v1/memories/{id}")).await;
+    assert_eq!((status, by_id["memory"]["content"].clone()), (200, Value::Null));
+    let (status, loads) = api.get(JAY_TOKEN, "/v1/loads?user_id=jay&conversation_id=c2").await;
+    assert_eq!((status, loads["loads"].as_array().unwrap().len()), (200, 1), "{loads}");
+    assert_eq!(loads["loads"][0]["memories"][0]["memory_id"], id.as_str());
+    let (status, suggestions) =
+        api.get(JAY_TOKEN, "/v1/suggestions?user_id=jay&status=accepted").await;
+    assert_eq!((status, suggestions["suggestions"].as_array().unwrap().len()), (200, 1));
+    assert_eq!(api.served.stop(), 0);
+}
+
+async fn list_endpoints_page_and_filter(d: Dreamd) {
+    let (api, _d) = serve(d).await;
+    for text in ["先给结论", "表格要带单位", "图表用中文标题"] {
+        api.ok(
+            "remember",
+            json!({"user_id": "jay", "kind": "presentation", "scope": "project:A", "text": text}),
+        )
+        .await;
+    }
+    let (status, all) = api.get(JAY_TOKEN, "/v1/memories?user_id=jay").await;
+    assert_eq!(status, 200);
+    let total = all["memories"].as_array().unwrap().len();
+    assert!(total >= 5, "the examples' two and these three: {all}");
+    assert_eq!(all["next_cursor"], Value::Null);
+
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/v1/memories?user_id=jay&limit=2&cursor={c}"),
+            None => "/v1/memories?user_id=jay&limit=2".to_owned(),
+        };
+        let (status, page) = api.get(JAY_TOKEN, &path).await;
+        assert_eq!(status, 200, "{page}");
+        let ids: Vec<String> = page["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["memory_id"].as_str().unwrap().to_owned())
+            .collect();
+        assert!(ids.len() <= 2 && !ids.is_empty());
+        seen.extend(ids);
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    let in_order: Vec<String> = all["memories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["memory_id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(seen, in_order, "pages cover every memory once, in order");
+
+    let (_, project) =
+        api.get(JAY_TOKEN, "/v1/memories?user_id=jay&scope=project:A&kind=presentation").await;
+    assert_eq!(project["memories"].as_array().unwrap().len(), 3);
+    let (_, background) =
+        api.get(JAY_TOKEN, "/v1/memories?user_id=jay&kind=background&status=active").await;
+    assert!(background["memories"].as_array().unwrap().iter().all(|m| m["kind"] == "background"));
+    let (_, none) = api.get(JAY_TOKEN, "/v1/memories?user_id=jay&status=deleted").await;
+    assert_eq!(none["memories"], json!([]));
+    let (_, pending) =
+        api.get(JAY_TOKEN, "/v1/suggestions?user_id=jay&status=pending&limit=1").await;
+    assert_eq!(pending["suggestions"].as_array().unwrap().len(), 1);
+    assert!(pending["next_cursor"].is_string(), "{pending}");
+    let (_, rest) = api
+        .get(
+            JAY_TOKEN,
+            &format!(
+                "/v1/suggestions?user_id=jay&status=pending&cursor={}",
+                pending["next_cursor"].as_str().unwrap()
+            ),
+        )
+        .await;
+    assert_eq!(
+        (rest["suggestions"].as_array().unwrap().len(), rest["next_cursor"].clone()),
+        (1, Value::Null)
+    );
+}
+
+async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
+    let (api, _d) = serve(d).await;
+    let (status, emma) = api
+        .post(ADMIN_TOKEN, "remember", json!({"user_id": "emma", "kind": "background", "scope": "global", "text": "I work on yoghurt cultures"}))
+        .await;
+    assert_eq!(status, 200, "{emma}");
+    let emmas = emma["memory_id"].as_str().unwrap();
+
+    let recall = json!({"user_id": "jay"});
+    let no_token = api
+        .send(
+            api.client
+                .post(api.served.url("/v1/recall"))
+                .header("content-type", "application/json")
+                .body(recall.to_string()),
+        )
+        .await;
+    assert_eq!(refusal(no_token).0, 401);
+    assert_eq!(
+        refusal(api.post("not-a-token-of-ours-000000", "recall", recall.clone()).await).1,
+        "unauthorized"
+    );
+    assert_eq!(refusal(api.get("wrong", "/v1/memories?user_id=jay").await).0, 401);
+
+    let (status, code, message) =
+        refusal(api.post(JAY_TOKEN, "recall", json!({"user_id": "emma"})).await);
+    assert_eq!((status, code.as_str()), (403, "forbidden"), "{message}");
+    assert_eq!(refusal(api.get(EMMA_TOKEN, "/v1/memories?user_id=jay").await).0, 403);
+    for tool in ["disable", "forget", "explain"] {
+        let foreign =
+            api.post(JAY_TOKEN, tool, json!({"user_id": "jay", "memory_id": emmas})).await;
+        assert_eq!(refusal(foreign).0, 403, "{tool} of emma's memory as jay");
+    }
+    assert_eq!(refusal(api.get(JAY_TOKEN, &format!("/v1/memories/{emmas}")).await).0, 403);
+    assert_eq!(api.get(EMMA_TOKEN, &format!("/v1/memories/{emmas}")).await.0, 200);
+    let (_, pending) = api.get(JAY_TOKEN, "/v1/suggestions?user_id=jay&status=pending").await;
+    let jays_suggestion = pending["suggestions"][0]["suggestion_id"].clone();
+    let foreign = api
+        .post(
+            EMMA_TOKEN,
+            "accept_suggestion",
+            json!({"user_id": "emma", "suggestion_id": jays_suggestion}),
+        )
+        .await;
+    assert_eq!(refusal(foreign).0, 403);
+
+    let missing = api
+        .post(JAY_TOKEN, "enable", json!({"user_id": "jay", "memory_id": "no-such-memory"}))
+        .await;
+    assert_eq!(refusal(missing).1, "not_found");
+    assert_eq!(refusal(api.get(JAY_TOKEN, "/v1/no_such_tool").await).0, 404);
+
+    let secret = "Abc@12345-hunter";
+    let (status, code, message) = refusal(
+        api.post(JAY_TOKEN, "remember", json!({"user_id": "jay", "kind": "background", "scope": "global", "text": format!("我的密码是 {secret}")}))
+            .await,
+    );
+    assert_eq!((status, code.as_str()), (400, "never_store"), "{message}");
+    assert!(message.contains("password") && !message.contains(secret), "{message}");
+    let phone = "13812345678";
+    let (status, _, message) = refusal(
+        api.post(
+            JAY_TOKEN,
+            "edit",
+            json!({"user_id": "jay", "memory_id": emmas, "text": format!("call me at {phone}")}),
+        )
+        .await,
+    );
+    assert_eq!(status, 403, "ownership is checked before the text: {message}");
+    let secret_kind = "kind-with-secret-sk-live-123";
+    let (status, code, message) = refusal(
+        api.post(
+            JAY_TOKEN,
+            "remember",
+            json!({"user_id": "jay", "kind": secret_kind, "scope": "global", "text": "x"}),
+        )
+        .await,
+    );
+    assert_eq!((status, code.as_str()), (400, "invalid_argument"));
+    assert!(!message.contains(secret_kind), "{message}");
+    let (status, _, message) = refusal(
+        api.post(JAY_TOKEN, "remember", json!({"user_id": "jay", "kind": "background"})).await,
+    );
+    assert_eq!((status, message.as_str()), (400, "argument 'scope' is required"));
+    let wrong_type =
+        api.post(JAY_TOKEN, "recall", json!({"user_id": "jay", "limit": "eight-secret"})).await;
+    let (status, _, message) = refusal(wrong_type);
+    assert!(
+        status == 400 && message.contains("limit") && !message.contains("eight-secret"),
+        "{message}"
+    );
+    let broken = api
+        .send(
+            api.client
+                .post(api.served.url("/v1/recall"))
+                .bearer_auth(JAY_TOKEN)
+                .header("content-type", "application/json")
+                .body("{\"user_id\": "),
+        )
+        .await;
+    assert_eq!(refusal(broken).2, "the body is not valid JSON");
+    let form = api
+        .send(
+            api.client
+                .post(api.served.url("/v1/recall"))
+                .bearer_auth(JAY_TOKEN)
+                .header("content-type", "text/plain")
+                .body("{}"),
+        )
+        .await;
+    assert_eq!(refusal(form).0, 415);
+    let huge = json!({"user_id": "jay", "kind": "background", "scope": "global", "text": "x".repeat(1 << 20)});
+    let (status, code, _) = refusal(api.post(JAY_TOKEN, "remember", huge).await);
+    assert_eq!((status, code.as_str()), (413, "payload_too_large"));
+    let (status, code, _) =
+        refusal(api.get(JAY_TOKEN, "/v1/memories?user_id=jay&limit=many").await);
+    assert_eq!((status, code.as_str()), (400, "invalid_argument"));
+    assert_eq!(
+        refusal(api.get(JAY_TOKEN, "/v1/memories?user_id=jay&status=sleeping").await).0,
+        400
+    );
+    let twice = api
+        .post(
+            JAY_TOKEN,
+            "reject_suggestion",
+            json!({"user_id": "jay", "suggestion_id": jays_suggestion}),
+        )
+        .await;
+    assert_eq!(twice.0, 200);
+    assert_eq!(
+        refusal(
+            api.post(
+                JAY_TOKEN,
+                "reject_suggestion",
+                json!({"user_id": "jay", "suggestion_id": jays_suggestion})
+            )
+            .await
+        )
+        .0,
+        400
+    );
+
+    let log = api.served.log();
+    for never in [JAY_TOKEN, EMMA_TOKEN, ADMIN_TOKEN, secret, phone] {
+        assert!(!log.contains(never), "the log carries {never}:\n{log}");
+    }
+}
+
+/// The document is OpenAPI 3.1, lists every route with its method, and every
+/// reference in it resolves.
+async fn the_openapi_document_lists_every_route(d: Dreamd) {
+    let (api, _d) = serve(d).await;
+    let (status, doc) = api.get("no token needed", "/v1/openapi.json").await;
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert_eq!(doc["info"]["title"], "dreamd");
+    assert!(doc["info"]["version"].is_string());
+    let tools = [
+        "recall",
+        "remember",
+        "forget",
+        "disable",
+        "enable",
+        "edit",
+        "explain",
+        "list_memories",
+        "list_suggestions",
+        "accept_suggestion",
+        "reject_suggestion",
+    ];
+    let mut routes: Vec<(String, &str)> =
+        tools.iter().map(|t| (format!("/v1/{t}"), "post")).collect();
+    for path in [
+        "/v1/memories",
+        "/v1/memories/{memory_id}",
+        "/v1/suggestions",
+        "/v1/loads",
+        "/v1/openapi.json",
+        "/healthz",
+        "/metrics",
+    ] {
+        routes.push((path.to_owned(), "get"));
+    }
+    let paths = doc["paths"].as_object().unwrap();
+    assert_eq!(paths.len(), routes.len(), "{:?}", paths.keys().collect::<Vec<_>>());
+    for (path, method) in &routes {
+        let operation = &doc["paths"][path][method];
+        assert!(operation.is_object(), "{method} {path} is not in the document");
+        assert!(operation["responses"]["200"].is_object(), "{method} {path} has no 200");
+        if path.starts_with("/v1/") && path != "/v1/openapi.json" {
+            assert_eq!(operation["security"], json!([{"bearer": []}]), "{path}");
+            for code in ["400", "401", "403", "413"] {
+                assert!(operation["responses"][code].is_object(), "{path} lacks {code}");
+            }
+        }
+        if *method == "post" {
+            let schema = &operation["requestBody"]["content"]["application/json"]["schema"]["$ref"];
+            assert!(schema.is_string(), "{path} has no request schema");
+        }
+    }
+    assert_eq!(doc["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
+    let recall = &doc["components"]["schemas"]["RecallArgs"];
+    assert_eq!(recall["required"], json!(["user_id"]));
+    for field in ["user_id", "scopes", "limit", "conversation_id", "query"] {
+        assert!(recall["properties"][field].is_object(), "RecallArgs.{field}");
+    }
+    let mut refs = Vec::new();
+    collect_refs(&doc, &mut refs);
+    assert!(refs.len() > 20);
+    for r in refs {
+        let name = r.strip_prefix("#/components/schemas/").unwrap_or_else(|| panic!("{r}"));
+        assert!(doc["components"]["schemas"][name].is_object(), "{r} does not resolve");
+    }
+    let (status, health) = api.get("", "/healthz").await;
+    assert_eq!(
+        (status, health),
+        (200, json!({"status": "ok", "database": "reachable", "migrations": "current"}))
+    );
+    assert_eq!(refusal(api.get("", "/metrics").await).0, 404, "metrics are off by default");
+}
+
+fn collect_refs(value: &Value, refs: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("$ref", Value::String(r)) => refs.push(r.clone()),
+                    _ => collect_refs(v, refs),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, refs)),
+        _ => {}
+    }
+}
+
+scenarios_on_both_backends!(
+    every_tool_over_http,
+    list_endpoints_page_and_filter,
+    every_refusal_has_its_code_and_never_repeats_the_text,
+    the_openapi_document_lists_every_route,
+);
+
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_count_requests_when_on() {
+    let d = with_tokens(Dreamd::sqlite()).env("DREAMD_METRICS__LISTEN", "127.0.0.1:0");
+    let served = Served::start(&d);
+    let client = reqwest::Client::new();
+    let recall = client
+        .post(served.url("/v1/recall"))
+        .bearer_auth(JAY_TOKEN)
+        .header("content-type", "application/json")
+        .body(r#"{"user_id": "jay"}"#);
+    assert_eq!(recall.send().await.unwrap().status(), 200);
+    let text = client.get(served.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    assert!(
+        text.contains("dreamd_http_requests_total{route=\"/v1/recall\",status=\"200\"} 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unset_token_variable_is_a_configuration_error_naming_it() {
+    let d = Dreamd::sqlite()
+        .env("DREAMD_HTTP__TOKENS", r#"[{token_env = "TOKEN_NOBODY_SET", users = ["jay"]}]"#);
+    let run = d.run(&["serve", "--listen", "127.0.0.1:0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("TOKEN_NOBODY_SET"), "{}", run.stderr);
+    let nowhere = Dreamd::sqlite().run(&["serve"]);
+    assert!(nowhere.code == 2 && nowhere.stderr.contains("http.listen"), "{}", nowhere.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daemon_serves_http_beside_its_schedule() {
+    let d = with_tokens(Dreamd::sqlite());
+    let env = [
+        ("DREAMD_HTTP__LISTEN", "127.0.0.1:0"),
+        ("DREAMD_METRICS__LISTEN", "127.0.0.1:0"),
+        ("DREAMD_SCHEDULE__CRON", "* * * * * *"),
+    ];
+    let served = Served::start_with(&d, &[], &env);
+    let client = reqwest::Client::new();
+    let health = client.get(served.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    let started = std::time::Instant::now();
+    loop {
+        let text = client.get(served.url("/metrics")).send().await.unwrap().text().await.unwrap();
+        if text.contains("dreamd_runs_total 1") || text.contains("dreamd_runs_total 2") {
+            assert!(
+                text.contains("dreamd_http_requests_total{route=\"/healthz\",status=\"200\"} 1"),
+                "{text}"
+            );
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "no run counted: {text}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert_eq!(served.stop(), 0);
+}
+
+/// A form body as a browser sends it (application/x-www-form-urlencoded).
+fn form(pairs: &[(&str, &str)]) -> String {
+    let encode = |text: &str| -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    pairs.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect::<Vec<_>>().join("&")
+}
+
+trait FormBody {
+    fn form_body(self, pairs: &[(&str, &str)]) -> Self;
+}
+
+impl FormBody for reqwest::RequestBuilder {
+    fn form_body(self, pairs: &[(&str, &str)]) -> Self {
+        self.header("content-type", "application/x-www-form-urlencoded").body(form(pairs))
+    }
+}
+
+/// The value of the first `name="csrf"` field of a page.
+fn csrf_of(html: &str) -> String {
+    let after = html.split("name=\"csrf\" value=\"").nth(1).expect("a form with a CSRF token");
+    after.split('"').next().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_speak_the_browsers_language_and_check_every_form() {
+    let (api, _d) = serve(Dreamd::sqlite()).await;
+    let id = api
+        .ok("remember", json!({"user_id": "jay", "kind": "background", "scope": "global", "text": "我负责乳品微生物检测"}))
+        .await["memory_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let page = |lang: &'static str| {
+        api.client
+            .get(api.served.url("/u/jay"))
+            .bearer_auth(JAY_TOKEN)
+            .header("accept-language", lang)
+    };
+    let zh = page("zh-CN,zh;q=0.9,en;q=0.8").send().await.unwrap().text().await.unwrap();
+    assert!(
+        zh.contains("<html lang=\"zh-CN\"") && zh.contains("jay 的记忆") && zh.contains("明确设置"),
+        "{zh}"
+    );
+    let en = page("en-GB").send().await.unwrap().text().await.unwrap();
+    assert!(en.contains("Memories of jay") && en.contains("explicit"), "{en}");
+    let foreign =
+        api.client.get(api.served.url("/u/emma")).bearer_auth(JAY_TOKEN).send().await.unwrap();
+    assert_eq!(foreign.status(), 403);
+
+    let browser =
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let to_login = browser.get(api.served.url("/u/jay")).send().await.unwrap();
+    assert_eq!(to_login.status(), 303);
+    assert_eq!(to_login.headers()["location"], "/login?next=%2Fu%2Fjay");
+    let form = browser.get(api.served.url("/login")).send().await.unwrap();
+    let nonce_cookie =
+        form.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
+    let nonce = csrf_of(&form.text().await.unwrap());
+    let login = |token: &str, nonce: &str, cookie: &str| {
+        browser.post(api.served.url("/login")).header("cookie", cookie.to_owned()).form_body(&[
+            ("token", token),
+            ("csrf", nonce),
+            ("next", "/u/jay"),
+        ])
+    };
+    assert_eq!(
+        login("wrong-token-0000000000", &nonce, &nonce_cookie).send().await.unwrap().status(),
+        401
+    );
+    assert_eq!(login(JAY_TOKEN, "forged", &nonce_cookie).send().await.unwrap().status(), 401);
+    let logged_in = login(JAY_TOKEN, &nonce, &nonce_cookie).send().await.unwrap();
+    assert_eq!(logged_in.status(), 303);
+    let cookies: Vec<String> = logged_in
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    let session =
+        cookies.iter().find(|c| c.starts_with("dreamd_session=")).expect("a session cookie");
+    assert!(session.contains("HttpOnly") && session.contains("SameSite=Strict"), "{session}");
+    let session = session.split(';').next().unwrap().to_owned();
+    let memory_page = browser
+        .get(api.served.url(&format!("/u/jay/memories/{id}")))
+        .header("cookie", &session)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let csrf = csrf_of(&memory_page);
+    let disable = |csrf: &str| {
+        browser
+            .post(api.served.url(&format!("/u/jay/memories/{id}/disable")))
+            .header("cookie", &session)
+            .form_body(&[("csrf", csrf)])
+    };
+    assert_eq!(disable("not-the-token").send().await.unwrap().status(), 403);
+    let done = disable(&csrf).send().await.unwrap();
+    assert_eq!(done.status(), 303);
+    assert_eq!(done.headers()["location"], format!("/u/jay/memories/{id}?done=disable"));
+    let (_, memory) = api.get(JAY_TOKEN, &format!("/v1/memories/{id}")).await;
+    assert_eq!(memory["memory"]["status"], "disabled");
+    let edit = browser
+        .post(api.served.url(&format!("/u/jay/memories/{id}/edit")))
+        .header("cookie", &session)
+        .form_body(&[("csrf", csrf.as_str()), ("text", "my password is Abc@12345-hunter")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(edit.status(), 400);
+    assert!(!edit.text().await.unwrap().contains("Abc@12345-hunter"));
+}

@@ -1,0 +1,112 @@
+//! MCP over streamable HTTP at `/mcp`, driven by rmcp's own client as an
+//! agent host would: the same tools as over stdio, whom they may act for
+//! taken from the bearer token.
+
+use crate::helpers::{Dreamd, line};
+use crate::served::{JAY_TOKEN, Served, with_tokens};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+async fn connect(served: &Served, token: &str) -> RunningService<RoleClient, ()> {
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(served.url("/mcp")).auth_header(token);
+    ().serve(StreamableHttpClientTransport::from_config(config)).await.expect("the MCP handshake")
+}
+
+async fn call(client: &RunningService<RoleClient, ()>, tool: &str, args: Value) -> CallToolResult {
+    client
+        .call_tool(CallToolRequestParams {
+            meta: None,
+            name: tool.to_owned().into(),
+            arguments: args.as_object().cloned(),
+            task: None,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+fn ok(result: CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    result.structured_content.expect("structured content")
+}
+
+fn refused(result: CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+async fn agent_over_http(d: Dreamd) {
+    let d = with_tokens(d);
+    d.ingest(&[line(
+        "jay",
+        "c1",
+        "m1",
+        "user",
+        "记住：读标准时按流程卡整理",
+        "2026-11-28T00:00:00Z",
+    )]);
+    let served = Served::start(&d);
+    let client = connect(&served, JAY_TOKEN).await;
+    let tools: Vec<String> =
+        client.list_all_tools().await.unwrap().into_iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(tools.len(), 11, "{tools:?}");
+
+    let memory = ok(call(
+        &client,
+        "remember",
+        json!({"user_id": "jay", "kind": "presentation", "scope": "domain:standard",
+            "text": "读标准时按流程卡整理", "conversation_id": "c1", "message_id": "m1"}),
+    )
+    .await);
+    let id = memory["memory_id"].as_str().unwrap().to_owned();
+    let loaded = ok(call(
+        &client,
+        "recall",
+        json!({"user_id": "jay", "scopes": ["domain:standard"], "conversation_id": "c2"}),
+    )
+    .await);
+    assert_eq!(loaded["memories"][0]["memory_id"], id.as_str());
+    let explained = ok(call(&client, "explain", json!({"user_id": "jay", "memory_id": id})).await);
+    assert_eq!(explained["memory"]["loaded_in"], json!(["c2"]));
+
+    let outsider = refused(call(&client, "recall", json!({"user_id": "emma"})).await);
+    assert!(outsider.contains("http.tokens"), "{outsider}");
+    let secret = refused(
+        call(&client, "remember", json!({"user_id": "jay", "kind": "background", "scope": "global", "text": "我的密码是 Abc@12345"}))
+            .await,
+    );
+    assert!(!secret.contains("Abc@12345"), "{secret}");
+    client.cancel().await.unwrap();
+
+    let stranger = ()
+        .serve(StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(served.url("/mcp"))
+                .auth_header("not-a-token-of-ours"),
+        ))
+        .await;
+    assert!(stranger.is_err(), "a wrong token cannot even start a session");
+    let plain = reqwest::Client::new()
+        .post(served.url("/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(plain.status(), 401);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_over_streamable_http_on_sqlite() {
+    agent_over_http(Dreamd::sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_over_streamable_http_on_postgres() {
+    let Some(d) = Dreamd::postgres().await else { return };
+    agent_over_http(d).await;
+}
