@@ -104,6 +104,8 @@ static STOCK: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?:库存|存货|现货|余量|余货|结存|在库|库里|仓库里?|仓里|货架上|冷库里?|库房里?|库存量|库存数|可用库存|实际库存|账面库存)(?:量|数量|数)?{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})?(?P<after>.{{0,8}})"),
         // 库存：WPC80 共 18 袋 (an item named between the word and the amount).
         format!(r"(?:库存|存货|现货|余量|结存|在库|库里|仓库里?|仓里|冷库里?|库房里?){filler}\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
+        // 3 号罐还有 8 吨原奶 / 奶仓里剩 20 吨: what a vessel holds now.
+        format!(r"(?:(?:\d+\s*号(?:罐|仓|奶罐|储罐|奶仓|冷库)|储奶罐|奶罐|储罐|奶仓)(?:里|内)?|罐(?:里|内))\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|还|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>)"),
         // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
         format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
