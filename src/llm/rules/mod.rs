@@ -291,8 +291,16 @@ pub fn consolidate(request: &ConsolidationRequest) -> ConsolidationAnswer {
                 .filter(|(i, s)| cites(*i, s))
                 .map(|(_, s)| s.slip_id.clone())
                 .collect();
-            let older: Vec<&SlipView> =
-                slips.iter().enumerate().filter(|(i, s)| !cites(*i, s)).map(|(_, s)| *s).collect();
+            // Only what was said before the newest statement can be superseded
+            // by it (policy rule 7); a different statement at the same instant
+            // is left for a later statement to settle.
+            let stated_at = slips[stated].expressed_at;
+            let older: Vec<&SlipView> = slips
+                .iter()
+                .enumerate()
+                .filter(|(i, s)| !cites(*i, s) && s.expressed_at < stated_at)
+                .map(|(_, s)| *s)
+                .collect();
             let mut memories: Vec<_> = request
                 .memories
                 .iter()
@@ -505,6 +513,21 @@ mod tests {
         );
         assert!(matches!(&corrected[0], Proposal::Create { content, supersedes_slip_ids, .. }
             if content.contains("百分比") && supersedes_slip_ids == &["s1".to_owned()]));
+    }
+
+    #[test]
+    fn a_different_statement_at_the_same_instant_is_not_superseded() {
+        let ops = consolidation(
+            vec![
+                slip_view("s1", "c1", 24, "原料用量按千克写"),
+                slip_view("s2", "c2", 24, "检测结果都附上检出限"),
+            ],
+            vec![],
+        );
+        assert!(
+            matches!(&ops[0], Proposal::Create { supersedes_slip_ids, .. } if supersedes_slip_ids.is_empty()),
+            "{ops:?}"
+        );
     }
 
     #[test]
