@@ -616,6 +616,9 @@ const NOW_ZH: &[&str] = &[
     "这几天",
     "这个月",
     "这个季度",
+    "这周",
+    "本周",
+    "这礼拜",
     "眼下",
     "手上",
     "手头",
@@ -625,7 +628,7 @@ const WORK_VERBS_ZH: &[&str] = &[
     "做", "弄", "搞", "推", "跟进", "跟", "排查", "验证", "准备", "筹备", "学", "研究", "整理",
     "负责", "对接", "改", "评估", "写", "开发", "测", "试", "对标", "忙", "卡在", "处理", "攻关",
     "优化", "调", "关注", "筛", "对比", "比较", "摸索", "搭建", "建", "盯", "赶", "申报", "注册",
-    "调试",
+    "调试", "在跑",
 ];
 
 static FOCUS_ZH: LazyLock<Regex> = LazyLock::new(|| {
@@ -699,6 +702,7 @@ static TERMINOLOGY_EN: LazyLock<Regex> = LazyLock::new(|| {
     let forms = [
         r"\bwhen(?:ever)?\s+I\s+(?:say|write|mention|talk\s+about)\b[^.]{0,40}?\bI\s+(?:always\s+)?mean\b".to_owned(),
         format!(r"\bby\s+{term}\s*,?\s*I\s+(?:always\s+)?mean\b"),
+        r"\bby\s+(?-i:[A-Z][A-Z0-9]{1,9})\s*,?\s*I\s+(?:always\s+)?mean\b".to_owned(),
         format!(r"\bI\s+use\s+{term}\s+to\s+mean\b"),
         format!(r"{term}\s+(?:is\s+)?what\s+I\s+call\b"),
         format!(r"{term}\s+in\s+(?:my|our)\s+\w+\s+is\b"),
@@ -868,6 +872,7 @@ mod tests {
         let wrong: Vec<&str> = [
             "最近在做无乳糖牛奶",
             "这阵子我在弄奶酪的盐分",
+            "这周主要在跑奶酪棒的加速货架期试验",
             "目前主要在跟进包材供应商的审核",
             "我们在改酸奶的杯型",
             "低脂奶那个我已经不跟了",
@@ -888,6 +893,8 @@ mod tests {
         assert!(wrong.is_empty(), "{wrong:?}");
         let wrong: Vec<&str> = [
             "这阵子雨水多",
+            "这周跑了三次步",
+            "这周天气不错",
             "我在想要不要换个菌种",
             "果酱那边已经在查了",
             "我最近在看一本小说",
@@ -914,6 +921,7 @@ mod tests {
             "看配方时我叫'基础款'的是不加果料的",
             "以后PT指的是巴氏杀菌温度",
             "By 'release' I mean the QA release, not the launch",
+            "By SNF I mean solids-non-fat.",
             "When I say 'the pilot', I mean the 200 L line",
             "'Hold' in our team is a batch waiting on micro",
             "I use 'base' to mean the white mass",
