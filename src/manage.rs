@@ -513,7 +513,11 @@ impl<'a, S: Store> Manager<'a, S> {
         if limit == 0 {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
-        let memories = self.store.memories(user_id).await?;
+        let scope_names: Vec<String> = std::iter::once(Scope::global())
+            .chain(scopes.iter().cloned())
+            .map(|s| s.as_str().to_owned())
+            .collect();
+        let memories = self.store.active_memories_in(user_id, &scope_names).await?;
         let chosen = match query.map(str::trim).filter(|q| !q.is_empty()) {
             None => select_for_recall(memories, scopes, limit, self.now),
             Some(query) => {
@@ -536,7 +540,8 @@ impl<'a, S: Store> Manager<'a, S> {
         if topical.is_empty() {
             return Ok(Vec::new());
         }
-        let quotes = group(self.store.evidence_quotes(user_id).await?);
+        let ids: Vec<String> = topical.iter().map(|m| m.memory_id.clone()).collect();
+        let quotes = group(self.store.evidence_quotes(&ids).await?);
         let documents: Vec<rank::Document> = topical
             .iter()
             .map(|m| rank::Document {

@@ -538,15 +538,26 @@ impl Store for Backend {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
     }
 
-    async fn evidence_quotes(&self, user_id: &str) -> Result<Vec<(String, String)>> {
-        let query = sqlx::query_as::<_, (String, String)>(
-            "SELECT e.memory_id, s.quote FROM memories m \
-             JOIN memory_evidence e ON e.memory_id = m.memory_id JOIN slips s ON s.slip_id = e.slip_id \
-             WHERE m.user_id = $1 AND m.status = 'active' AND s.quote IS NOT NULL \
-             ORDER BY e.memory_id, s.expressed_at, s.slip_id",
-        )
-        .bind(user_id);
-        self.read(query, &format!("reading the evidence quotes of user {user_id}"), Ok).await
+    async fn active_memories_in(&self, user_id: &str, scopes: &[String]) -> Result<Vec<Memory>> {
+        let query = sqlx::query_as::<_, MemoryRow>(sql(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND status = 'active' \
+             AND scope IN {} ORDER BY created_at, memory_id",
+            ids_at("$2")
+        )))
+        .bind(user_id)
+        .bind(ids(scopes));
+        let what = format!("reading the active memories of user {user_id} in scope");
+        self.read(query, &what, Memory::try_from).await
+    }
+
+    async fn evidence_quotes(&self, memory_ids: &[String]) -> Result<Vec<(String, String)>> {
+        let query = sqlx::query_as::<_, (String, String)>(sql(format!(
+            "SELECT e.memory_id, s.quote FROM memory_evidence e JOIN slips s ON s.slip_id = e.slip_id \
+             WHERE e.memory_id IN {} AND s.quote IS NOT NULL ORDER BY e.memory_id, s.expressed_at, s.slip_id",
+            ids_at("$1")
+        )))
+        .bind(ids(memory_ids));
+        self.read(query, "reading the evidence quotes of recall's candidates", Ok).await
     }
 
     async fn embeddings(&self, user_id: &str, model: &str) -> Result<Vec<(String, Vec<f32>)>> {

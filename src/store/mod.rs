@@ -158,10 +158,14 @@ pub trait Store: Send + Sync {
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
-    /// The evidence quotes of a user's active memories, as `(memory_id,
-    /// quote)` pairs (erased quotes left out): what recall ranks beside the
-    /// contents.
-    async fn evidence_quotes(&self, user_id: &str) -> Result<Vec<(String, String)>>;
+    /// A user's active memories in one of `scopes` (expiry times not yet
+    /// applied): recall's candidates, read without the rest of the user's
+    /// memories, because recall is the hot path.
+    async fn active_memories_in(&self, user_id: &str, scopes: &[String]) -> Result<Vec<Memory>>;
+
+    /// The evidence quotes of these memories, as `(memory_id, quote)` pairs
+    /// (erased quotes left out): what recall ranks beside the contents.
+    async fn evidence_quotes(&self, memory_ids: &[String]) -> Result<Vec<(String, String)>>;
 
     /// The embeddings by `model` of a user's active memories at their
     /// current version, as `(memory_id, vector)` pairs.
