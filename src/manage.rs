@@ -517,10 +517,14 @@ impl<'a, S: Store> Manager<'a, S> {
             .chain(scopes.iter().cloned())
             .map(|s| s.as_str().to_owned())
             .collect();
-        let memories = self.store.active_memories_in(user_id, &scope_names).await?;
         let chosen = match query.map(str::trim).filter(|q| !q.is_empty()) {
-            None => select_for_recall(memories, scopes, limit, self.now),
+            None => {
+                let limit = limit.min(MAX_RECALL_LIMIT);
+                let first = self.store.recall_first(user_id, &scope_names, self.now, limit).await?;
+                select_for_recall(first, scopes, limit, self.now)
+            }
             Some(query) => {
+                let memories = self.store.active_memories_in(user_id, &scope_names).await?;
                 let (shaping, topical) = candidates_for_query(memories, scopes, self.now);
                 let relevance = if shaping.len() < limit {
                     self.relevance(user_id, query, &topical).await?

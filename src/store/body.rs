@@ -550,6 +550,28 @@ impl Store for Backend {
         self.read(query, &what, Memory::try_from).await
     }
 
+    async fn recall_first(
+        &self,
+        user_id: &str,
+        scopes: &[String],
+        now: Time,
+        limit: usize,
+    ) -> Result<Vec<Memory>> {
+        let query = sqlx::query_as::<_, MemoryRow>(sql(format!(
+            "SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND status = 'active' \
+             AND scope IN {} AND (expires_at IS NULL OR expires_at > $3) \
+             ORDER BY CASE WHEN scope LIKE 'project:%' THEN 0 WHEN scope LIKE 'domain:%' THEN 1 ELSE 2 END, \
+             CASE WHEN origin = 'explicit' THEN 0 ELSE 1 END, updated_at DESC, memory_id LIMIT $4",
+            ids_at("$2")
+        )))
+        .bind(user_id)
+        .bind(ids(scopes))
+        .bind(DbTime(now))
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX));
+        let what = format!("reading the first memories of user {user_id} for recall");
+        self.read(query, &what, Memory::try_from).await
+    }
+
     async fn evidence_quotes(&self, memory_ids: &[String]) -> Result<Vec<(String, String)>> {
         let query = sqlx::query_as::<_, (String, String)>(sql(format!(
             "SELECT e.memory_id, s.quote FROM memory_evidence e JOIN slips s ON s.slip_id = e.slip_id \

@@ -163,6 +163,17 @@ pub trait Store: Send + Sync {
     /// memories, because recall is the hot path.
     async fn active_memories_in(&self, user_id: &str, scopes: &[String]) -> Result<Vec<Memory>>;
 
+    /// The first `limit` of a user's active, unexpired memories in one of
+    /// `scopes`, in recall's order (spec §10.9, as `manage::recall_order`
+    /// orders them): recall without a query reads no more than it returns.
+    async fn recall_first(
+        &self,
+        user_id: &str,
+        scopes: &[String],
+        now: Time,
+        limit: usize,
+    ) -> Result<Vec<Memory>>;
+
     /// The evidence quotes of these memories, as `(memory_id, quote)` pairs
     /// (erased quotes left out): what recall ranks beside the contents.
     async fn evidence_quotes(&self, memory_ids: &[String]) -> Result<Vec<(String, String)>>;

@@ -31,6 +31,7 @@ on_both_backends!(
     the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical,
     recall_for_a_conversation_records_a_load,
     recall_with_a_query_weighs_the_evidence_quotes_lightly,
+    the_store_reads_recall_s_first_memories_in_recall_s_order,
     an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
     an_explicit_memory_carries_its_source,
     purge_leaves_no_row_of_the_user,
@@ -676,4 +677,53 @@ async fn retention_removes_only_old_slips_that_support_nothing<S: RawSql>(store:
         assert!(left.contains(kept));
     }
     assert_eq!(store.evidence(std::slice::from_ref(&memory.memory_id)).await.unwrap().len(), 2);
+}
+
+/// The store orders and limits recall without a query in SQL; the pure
+/// `select_for_recall` over all of the user's memories is the reference.
+/// Scopes, origins, statuses, expiries and equal update times vary together.
+async fn the_store_reads_recall_s_first_memories_in_recall_s_order<S: RawSql>(store: &S) {
+    let now = now();
+    let scopes = ["global", "domain:standard", "domain:recipe", "project:A", "project:B"];
+    let statuses =
+        [Status::Active, Status::Active, Status::Active, Status::Disabled, Status::Retired];
+    let mut writes = Vec::new();
+    for i in 0..60usize {
+        let mut m = auto_memory("u1", &format!("memory {i}"));
+        m.scope = scopes[i % scopes.len()].parse().unwrap();
+        m.origin = if i % 3 == 0 { Origin::Explicit } else { Origin::Auto };
+        m.status = statuses[(i / 2) % statuses.len()];
+        m.updated_at = now - chrono::Duration::hours((i % 7) as i64);
+        m.expires_at = match i % 4 {
+            0 => None,
+            1 => Some(now - chrono::Duration::minutes(1)),
+            2 => Some(now),
+            _ => Some(now + chrono::Duration::days(1)),
+        };
+        writes.push(Write::InsertMemory(m));
+    }
+    writes.push(Write::InsertMemory(auto_memory("u2", "another user's")));
+    store.apply(writes).await.unwrap();
+    let asked: Vec<Scope> = ["domain:standard", "project:A"].map(|s| s.parse().unwrap()).into();
+    let names: Vec<String> = ["global", "domain:standard", "project:A"].map(str::to_owned).into();
+    for limit in [1, 5, 8, 100] {
+        let expected: Vec<String> = dreamd::manage::select_for_recall(
+            store.memories("u1").await.unwrap(),
+            &asked,
+            limit,
+            now,
+        )
+        .into_iter()
+        .map(|m| m.memory_id)
+        .collect();
+        let read: Vec<String> = store
+            .recall_first("u1", &names, now, limit)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|m| m.memory_id)
+            .collect();
+        assert_eq!(read[..expected.len()], expected[..], "limit {limit}");
+        assert!(read.len() == expected.len() || limit > dreamd::manage::MAX_RECALL_LIMIT);
+    }
 }
