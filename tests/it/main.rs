@@ -4,6 +4,7 @@
 mod answers;
 mod app;
 mod architecture;
+mod chaos;
 mod cli;
 mod config;
 mod copy;

@@ -21,6 +21,48 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use wiremock::{MockServer, ResponseTemplate};
 
+/// A small deterministic generator (splitmix64): the tests print their seed,
+/// and the same seed replays the same kills and input.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The seed from `var` when set (to replay a failure), else from the clock.
+pub fn seed(var: &str) -> u64 {
+    match std::env::var(var) {
+        Ok(v) => v.parse().unwrap_or_else(|_| panic!("{var} must be a number, not {v:?}")),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1),
+    }
+}
+
+/// A number from `var`, or `default`.
+pub fn env_number(var: &str, default: u64) -> u64 {
+    std::env::var(var)
+        .ok()
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("{var} must be a number, not {v:?}")))
+        .unwrap_or(default)
+}
+
 /// FNV-1a: stable across processes and runs, unlike `std`'s hasher.
 fn hash(parts: &[&str]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
