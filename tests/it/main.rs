@@ -18,6 +18,7 @@ mod never_store;
 mod replicas;
 mod scale;
 mod service;
+mod soak;
 mod stage_one;
 mod stage_two;
 mod store;
