@@ -142,15 +142,15 @@ fn dreamd(database_url: &str, model_url: &str, args: &[&str]) -> Command {
     command
 }
 
-/// User + system CPU seconds of this process's reaped children (as
+/// User and system CPU seconds of this process's reaped children (as
 /// `getrusage(RUSAGE_CHILDREN)` counts them), from /proc.
-fn children_cpu_seconds() -> f64 {
+fn children_cpu_seconds() -> (f64, f64) {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
     // Fields after the command name (which may hold spaces) in parentheses.
     let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
     // cutime and cstime are fields 16 and 17 of stat(5), i.e. 13 and 14 here.
-    let ticks: f64 = fields[13].parse::<f64>().unwrap() + fields[14].parse::<f64>().unwrap();
-    ticks / clock_ticks_per_second()
+    let seconds = |i: usize| fields[i].parse::<f64>().unwrap() / clock_ticks_per_second();
+    (seconds(13), seconds(14))
 }
 
 fn clock_ticks_per_second() -> f64 {
@@ -197,7 +197,9 @@ async fn replicas(pg: &Postgres, model: &MockServer, n: usize, count: usize) -> 
         })
         .collect();
     let seconds = start.elapsed().as_secs_f64();
-    let cpu = children_cpu_seconds() - cpu_before;
+    let cpu_after = children_cpu_seconds();
+    let (user, system) = (cpu_after.0 - cpu_before.0, cpu_after.1 - cpu_before.1);
+    let cpu = user + system;
 
     let per: Vec<u64> =
         summaries.iter().map(|s| s["conversations"]["done"].as_u64().unwrap()).collect();
@@ -215,7 +217,8 @@ async fn replicas(pg: &Postgres, model: &MockServer, n: usize, count: usize) -> 
     println!(
         "{count} replica(s): {n} conversations in {seconds:.2} s = {rate:.1} conversations/s \
          (limit {:.0}/s); per replica {per:?}; {users} users consolidated, {waiting} left for the next run; \
-         {calls} model calls; dreamd CPU {cpu:.2} s = {cpu_ms_per_conversation:.3} ms/conversation",
+         {calls} model calls; dreamd CPU {cpu:.2} s ({user:.2} user, {system:.2} system) \
+         = {cpu_ms_per_conversation:.3} ms/conversation",
         count as f64 * 8.0 / LATENCY.as_secs_f64()
     );
     Measured { rate, cpu_ms_per_conversation }
