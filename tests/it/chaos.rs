@@ -12,7 +12,8 @@
 //! runs `claim_ttl_secs` later on that clock, so it takes them over.
 //!
 //! CI lands 8 kills per backend; `DREAMD_CHAOS_KILLS=50` runs the issue's
-//! 50. The seed is printed; `DREAMD_CHAOS_SEED` replays it.
+//! 50. The seed is printed; `DREAMD_CHAOS_SEED` draws the same delays again
+//! (as fractions of the clean runs' durations, which vary a little).
 
 use crate::helpers::{Dreamd, RawSql};
 use crate::workload::{self, Leftovers, Rng, Workload, differences, leftovers, state};
@@ -88,7 +89,9 @@ async fn chaos<S: Store + RawSql>(
 ) {
     let seed = workload::seed("DREAMD_CHAOS_SEED");
     let kills_wanted = workload::env_number("DREAMD_CHAOS_KILLS", 8) as usize;
-    eprintln!("chaos on {backend}: seed {seed} (DREAMD_CHAOS_SEED={seed} replays it)");
+    eprintln!(
+        "chaos on {backend}: seed {seed} (DREAMD_CHAOS_SEED={seed} draws the same delays again)"
+    );
     let mut rng = Rng::new(seed);
     let delay = |ms| Duration::from_millis(ms);
     let (one, two) = (delay(60), delay(150));

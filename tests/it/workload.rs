@@ -21,8 +21,8 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use wiremock::{MockServer, ResponseTemplate};
 
-/// A small deterministic generator (splitmix64): the tests print their seed,
-/// and the same seed replays the same kills and input.
+/// A small deterministic generator (splitmix64), so that a test that prints
+/// its seed can draw the same random choices again.
 pub struct Rng(u64);
 
 impl Rng {
