@@ -22,7 +22,7 @@ fn slow_model(delay: Duration) -> impl Fn(&Value) -> ResponseTemplate {
 }
 
 /// A running daemon, killed if a test fails before stopping it.
-struct Daemon(Child);
+pub(crate) struct Daemon(pub(crate) Child);
 
 impl Drop for Daemon {
     fn drop(&mut self) {
@@ -49,7 +49,7 @@ fn daemon(d: &Dreamd, log: &str) -> Daemon {
 }
 
 /// A daemon with extra environment on top of `d`'s.
-fn daemon_with(d: &Dreamd, log: &str, env: &[(&str, &str)]) -> Daemon {
+pub(crate) fn daemon_with(d: &Dreamd, log: &str, env: &[(&str, &str)]) -> Daemon {
     let log = std::fs::File::create(d.path(log)).unwrap();
     Daemon(
         d.command(&["--format", "json"])
@@ -64,7 +64,7 @@ fn daemon_with(d: &Dreamd, log: &str, env: &[(&str, &str)]) -> Daemon {
     )
 }
 
-fn signal(child: &Child, name: &str) {
+pub(crate) fn signal(child: &Child, name: &str) {
     let status = std::process::Command::new("kill")
         .args([&format!("-{name}"), &child.id().to_string()])
         .status()
@@ -73,7 +73,7 @@ fn signal(child: &Child, name: &str) {
 }
 
 /// Waits for the child to exit, up to `bound`.
-fn exit_within(child: &mut Child, bound: Duration) -> (i32, Duration) {
+pub(crate) fn exit_within(child: &mut Child, bound: Duration) -> (i32, Duration) {
     let start = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -87,7 +87,7 @@ fn exit_within(child: &mut Child, bound: Duration) -> (i32, Duration) {
     }
 }
 
-async fn wait_until(what: &str, bound: Duration, mut done: impl AsyncFnMut() -> bool) {
+pub(crate) async fn wait_until(what: &str, bound: Duration, mut done: impl AsyncFnMut() -> bool) {
     let start = Instant::now();
     while !done().await {
         assert!(start.elapsed() < bound, "timed out waiting for {what}");
@@ -96,7 +96,7 @@ async fn wait_until(what: &str, bound: Duration, mut done: impl AsyncFnMut() -> 
 }
 
 /// The complete lines of a JSON log (a line still being written is left for later).
-fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
+pub(crate) fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(d.path(log)).unwrap();
     let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
     complete
