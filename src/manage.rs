@@ -520,6 +520,8 @@ impl<'a, S: Store> Manager<'a, S> {
         let chosen = match query.map(str::trim).filter(|q| !q.is_empty()) {
             None => {
                 let limit = limit.min(MAX_RECALL_LIMIT);
+                // The store narrows in SQL (the hot path); the pure rule still
+                // decides, so the two can never disagree on what is returned.
                 let first = self.store.recall_first(user_id, &scope_names, self.now, limit).await?;
                 select_for_recall(first, scopes, limit, self.now)
             }
