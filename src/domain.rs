@@ -292,6 +292,13 @@ pub struct Memory {
     pub source_message_id: Option<String>,
 }
 
+/// Lets recall's pure steps take memories or anything that carries one.
+impl AsRef<Memory> for Memory {
+    fn as_ref(&self) -> &Memory {
+        self
+    }
+}
+
 impl Memory {
     /// The status as of `now`: an active memory past its expiry is already expired,
     /// whether or not a run has swept it yet.

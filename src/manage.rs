@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
 use crate::llm::embed::Embedder;
 use crate::rank;
-use crate::store::Store;
+use crate::store::{RecallCandidate, Store};
 use crate::text;
 use std::collections::HashMap;
 
@@ -213,13 +213,17 @@ pub fn recall_order(a: &Memory, b: &Memory) -> std::cmp::Ordering {
 
 /// Active, unexpired memories whose scope is global or one of `scopes`, in
 /// §10.9's order.
-fn in_scope(memories: Vec<Memory>, scopes: &[Scope], now: Time) -> Vec<Memory> {
-    let mut chosen: Vec<Memory> = memories
+fn in_scope<M: AsRef<Memory>>(
+    memories: impl IntoIterator<Item = M>,
+    scopes: &[Scope],
+    now: Time,
+) -> Vec<M> {
+    let mut chosen: Vec<M> = memories
         .into_iter()
-        .filter(|m| m.status_at(now) == Status::Active)
-        .filter(|m| m.scope == Scope::global() || scopes.contains(&m.scope))
+        .filter(|m| m.as_ref().status_at(now) == Status::Active)
+        .filter(|m| m.as_ref().scope == Scope::global() || scopes.contains(&m.as_ref().scope))
         .collect();
-    chosen.sort_by(recall_order);
+    chosen.sort_by(|a, b| recall_order(a.as_ref(), b.as_ref()));
     chosen
 }
 
@@ -244,27 +248,29 @@ pub fn shapes_every_answer(kind: Kind) -> bool {
 
 /// The recall candidates for a query: those that shape every answer, and
 /// the topical ones (background, recent focus) to rank; both in §10.9's order.
-pub fn candidates_for_query(
-    memories: Vec<Memory>,
+pub fn candidates_for_query<M: AsRef<Memory>>(
+    memories: impl IntoIterator<Item = M>,
     scopes: &[Scope],
     now: Time,
-) -> (Vec<Memory>, Vec<Memory>) {
-    in_scope(memories, scopes, now).into_iter().partition(|m| shapes_every_answer(m.kind))
+) -> (Vec<M>, Vec<M>) {
+    in_scope(memories, scopes, now).into_iter().partition(|m| shapes_every_answer(m.as_ref().kind))
 }
 
 /// Recall with a query (spec §10.25): the memories that shape every answer
 /// first, then the topical ones by `relevance` (one score per memory of
 /// `topical`), §10.9's order breaking ties; limited. Topical memories that
 /// share nothing with the query still fill the slots left, in §10.9's order.
-pub fn order_by_relevance(
-    shaping: Vec<Memory>,
-    topical: Vec<Memory>,
+pub fn order_by_relevance<M: AsRef<Memory>>(
+    shaping: Vec<M>,
+    topical: Vec<M>,
     relevance: &[f64],
     limit: usize,
-) -> Vec<Memory> {
-    let mut scored: Vec<(f64, Memory)> =
+) -> Vec<M> {
+    let mut scored: Vec<(f64, M)> =
         relevance.iter().copied().chain(std::iter::repeat(0.0)).zip(topical).collect();
-    scored.sort_by(|(a, m), (b, n)| b.total_cmp(a).then_with(|| recall_order(m, n)));
+    scored.sort_by(|(a, m), (b, n)| {
+        b.total_cmp(a).then_with(|| recall_order(m.as_ref(), n.as_ref()))
+    });
     let mut chosen = shaping;
     chosen.extend(scored.into_iter().map(|(_, m)| m));
     chosen.truncate(limit.min(MAX_RECALL_LIMIT));
@@ -526,14 +532,17 @@ impl<'a, S: Store> Manager<'a, S> {
                 select_for_recall(first, scopes, limit, self.now)
             }
             Some(query) => {
-                let memories = self.store.active_memories_in(user_id, &scope_names).await?;
-                let (shaping, topical) = candidates_for_query(memories, scopes, self.now);
+                let candidates = self.store.recall_candidates(user_id, &scope_names).await?;
+                let (shaping, topical) = candidates_for_query(candidates.iter(), scopes, self.now);
                 let relevance = if shaping.len() < limit {
                     self.relevance(user_id, query, &topical).await?
                 } else {
                     Vec::new()
                 };
                 order_by_relevance(shaping, topical, &relevance, limit)
+                    .into_iter()
+                    .map(|c| c.memory.clone())
+                    .collect()
             }
         };
         self.records(chosen).await
@@ -542,20 +551,17 @@ impl<'a, S: Store> Manager<'a, S> {
     /// How well each of `topical` bears on `query`: lexical relevance over
     /// its content and evidence quotes, blended with the cosine of its
     /// embedding where it has one (see [`rank`]).
-    async fn relevance(&self, user_id: &str, query: &str, topical: &[Memory]) -> Result<Vec<f64>> {
+    async fn relevance(
+        &self,
+        user_id: &str,
+        query: &str,
+        topical: &[&RecallCandidate],
+    ) -> Result<Vec<f64>> {
         if topical.is_empty() {
             return Ok(Vec::new());
         }
-        let ids: Vec<String> = topical.iter().map(|m| m.memory_id.clone()).collect();
-        let quotes = group(self.store.evidence_quotes(&ids).await?);
-        let documents: Vec<rank::Document> = topical
-            .iter()
-            .map(|m| rank::Document {
-                content: m.content.as_deref().unwrap_or_default(),
-                quotes: quotes.get(&m.memory_id).map(Vec::as_slice).unwrap_or_default(),
-            })
-            .collect();
-        let lexical = rank::lexical_scores(query, &documents);
+        let documents: Vec<&rank::IndexedDocument> = topical.iter().map(|c| &c.document).collect();
+        let lexical = rank::lexical_scores_indexed(query, &documents);
         Ok(rank::blend(&lexical, &self.cosines(user_id, query, topical).await?))
     }
 
@@ -566,12 +572,12 @@ impl<'a, S: Store> Manager<'a, S> {
         &self,
         user_id: &str,
         query: &str,
-        topical: &[Memory],
+        topical: &[&RecallCandidate],
     ) -> Result<Vec<Option<f64>>> {
         let Some(embedder) = self.embedder else { return Ok(Vec::new()) };
         let stored: HashMap<String, Vec<f32>> =
             self.store.embeddings(user_id, embedder.model()).await?.into_iter().collect();
-        if !topical.iter().any(|m| stored.contains_key(&m.memory_id)) {
+        if !topical.iter().any(|c| stored.contains_key(&c.memory.memory_id)) {
             return Ok(Vec::new());
         }
         let query = match embedder.embed_query(query).await {
@@ -583,7 +589,7 @@ impl<'a, S: Store> Manager<'a, S> {
         };
         Ok(topical
             .iter()
-            .map(|m| stored.get(&m.memory_id).and_then(|v| rank::cosine(&query, v)))
+            .map(|c| stored.get(&c.memory.memory_id).and_then(|v| rank::cosine(&query, v)))
             .collect())
     }
 

@@ -18,8 +18,6 @@
 //! [`QUOTE_WEIGHT`] of a content occurrence (BM25F: each field's term
 //! frequency normalised by that field's length, then weighted and summed).
 
-use std::collections::HashMap;
-
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
 /// BM25's length normalisation.
@@ -53,7 +51,8 @@ const CJK_STOP_PAIRS: &[[char; 2]] = &[
     ['那', '个'],
 ];
 
-/// English function words, and the pieces contractions leave ("what's" → s).
+/// English function words, and the pieces contractions leave ("what's" → s);
+/// sorted, for binary search.
 const STOP_WORDS: &[&str] = &[
     "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
     "could", "d", "did", "do", "does", "don", "for", "from", "had", "has", "have", "how", "i",
@@ -161,7 +160,7 @@ impl<F: FnMut(Term)> Terms<F> {
     }
 
     fn end_word(&mut self) {
-        if !self.word.is_empty() && !STOP_WORDS.contains(&self.word.as_str()) {
+        if !self.word.is_empty() && STOP_WORDS.binary_search(&self.word.as_str()).is_err() {
             stem(&mut self.word);
             (self.visit)(Term::word(&self.word));
         }
@@ -193,64 +192,90 @@ pub struct Document<'a> {
     pub quotes: &'a [String],
 }
 
-/// One field of one document: its length and how often each query term occurs.
-struct FieldCounts {
-    length: f64,
-    counts: Vec<f64>,
+/// A document's terms, counted once: a user's memories are indexed when
+/// they change (see `store::RecallCache`), not on every recall.
+#[derive(Debug, Clone)]
+pub struct IndexedDocument {
+    /// The content, then the quotes.
+    fields: [Field; 2],
 }
 
-impl FieldCounts {
-    fn of<'t>(texts: impl IntoIterator<Item = &'t str>, query: &HashMap<Term, usize>) -> Self {
-        let mut field = FieldCounts { length: 0.0, counts: vec![0.0; query.len()] };
+/// One field of one document: its length in terms and each distinct term's
+/// count, sorted by term for lookup.
+#[derive(Debug, Clone)]
+struct Field {
+    length: f64,
+    counts: Vec<(Term, u32)>,
+}
+
+impl Field {
+    fn of<'t>(texts: impl IntoIterator<Item = &'t str>) -> Self {
+        let mut all = Vec::new();
         for text in texts {
-            for_each_term(text, |term| {
-                field.length += 1.0;
-                if let Some(&i) = query.get(&term) {
-                    field.counts[i] += 1.0;
-                }
-            });
+            for_each_term(text, |t| all.push(t));
         }
-        field
+        let length = all.len() as f64;
+        all.sort_unstable();
+        let mut counts: Vec<(Term, u32)> = Vec::new();
+        for term in all {
+            match counts.last_mut() {
+                Some((last, n)) if *last == term => *n += 1,
+                _ => counts.push((term, 1)),
+            }
+        }
+        Field { length, counts }
+    }
+
+    fn count(&self, term: Term) -> f64 {
+        self.counts
+            .binary_search_by_key(&term, |(t, _)| *t)
+            .map_or(0.0, |i| f64::from(self.counts[i].1))
+    }
+}
+
+impl IndexedDocument {
+    pub fn of(document: &Document<'_>) -> Self {
+        let quotes = document.quotes.iter().map(String::as_str);
+        IndexedDocument { fields: [Field::of([document.content]), Field::of(quotes)] }
     }
 }
 
 /// The BM25F score of each document for `query` (0 when they share no term),
 /// in the documents' order.
 pub fn lexical_scores(query: &str, documents: &[Document<'_>]) -> Vec<f64> {
+    let indexed: Vec<IndexedDocument> = documents.iter().map(IndexedDocument::of).collect();
+    lexical_scores_indexed(query, &indexed.iter().collect::<Vec<_>>())
+}
+
+/// [`lexical_scores`] over documents indexed beforehand.
+pub fn lexical_scores_indexed(query: &str, documents: &[&IndexedDocument]) -> Vec<f64> {
     let mut query_terms = terms(query);
     query_terms.sort_unstable();
     query_terms.dedup();
-    let index: HashMap<Term, usize> =
-        query_terms.iter().enumerate().map(|(i, t)| (*t, i)).collect();
-    if index.is_empty() || documents.is_empty() {
+    if query_terms.is_empty() || documents.is_empty() {
         return vec![0.0; documents.len()];
     }
-    let fields: Vec<[FieldCounts; 2]> = documents
-        .iter()
-        .map(|d| {
-            let quotes = d.quotes.iter().map(String::as_str);
-            [FieldCounts::of([d.content], &index), FieldCounts::of(quotes, &index)]
-        })
-        .collect();
     let n = documents.len() as f64;
-    let average = |f: usize| fields.iter().map(|d| d[f].length).sum::<f64>() / n;
+    let average = |f: usize| documents.iter().map(|d| d.fields[f].length).sum::<f64>() / n;
     let averages = [average(0), average(1)];
     let weights = [1.0, QUOTE_WEIGHT];
-    let pseudo_counts: Vec<Vec<f64>> = fields
+    let pseudo_counts: Vec<Vec<f64>> = documents
         .iter()
         .map(|d| {
-            (0..index.len())
-                .map(|t| {
+            query_terms
+                .iter()
+                .map(|&term| {
                     (0..2)
                         .map(|f| {
-                            weights[f] * d[f].counts[t] / length_norm(d[f].length, averages[f])
+                            let field = &d.fields[f];
+                            weights[f] * field.count(term) / length_norm(field.length, averages[f])
                         })
                         .sum()
                 })
                 .collect()
         })
         .collect();
-    let idf: Vec<f64> = (0..index.len())
+    let idf: Vec<f64> = (0..query_terms.len())
         .map(|t| {
             let df = pseudo_counts.iter().filter(|d| d[t] > 0.0).count() as f64;
             (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
@@ -311,6 +336,11 @@ mod tests {
             contents.iter().map(|c| Document { content: c, quotes: &[] }).collect();
         let scores = lexical_scores(query, &documents);
         (0..scores.len()).max_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(b.cmp(a))).unwrap()
+    }
+
+    #[test]
+    fn the_stop_words_are_sorted_for_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -11,13 +11,13 @@ use crate::domain::{
 };
 use crate::error::{Error, Result};
 use crate::store::rows::{
-    EVENT_COLUMNS, EventRow, MEMORY_COLUMNS, MemoryRow, SLIP_COLUMNS, SUGGESTION_COLUMNS, SlipRow,
+    CandidateRow, EVENT_COLUMNS, EventRow, MEMORY_COLUMNS, MemoryRow, SLIP_COLUMNS, SUGGESTION_COLUMNS, SlipRow,
     SuggestionRow, TombstoneRow, parse,
 };
 use crate::store::time::DbTime;
 use crate::select::{Candidate, ConversationMessages, Window};
 use crate::store::{
-    Backlog, ConversationRecord, CopiedProgress, Counts, FailedRange, FailedUser, IngestWritten,
+    Backlog, Candidates, RecallCandidate, ConversationRecord, CopiedProgress, Counts, FailedRange, FailedUser, IngestWritten,
     MessageSource, RunRecord, SchemaState, Store,
     changed_since_read, lost_claim, stale_memory, stale_suggestion,
 };
@@ -67,6 +67,45 @@ where
 impl Backend {
     async fn write_tx(&self, what: &str) -> Result<Tx> {
         dialect::begin_write(&self.pool).await.map_err(Error::db(what.to_owned()))
+    }
+
+    /// The user's stamp (migration 0009), read before the candidates so
+    /// that what is kept under it is never older than it; `None` for a user
+    /// who never had a memory, whose candidates are then not kept.
+    async fn memory_stamp(&self, user_id: &str) -> Result<Option<i64>> {
+        let query = sqlx::query_as::<_, (i64,)>("SELECT stamp FROM memory_stamps WHERE user_id = $1")
+            .bind(user_id);
+        let what = format!("reading the memory stamp of user {user_id}");
+        Ok(self.read(query, &what, |(stamp,)| Ok(stamp)).await?.pop())
+    }
+
+    /// The user's active memories in `scopes` with their evidence quotes,
+    /// as one row of JSON arrays (`[[memory columns…], [quotes…]]`): one
+    /// handoff from the database instead of one per memory and per quote,
+    /// which cost more than the query itself on SQLite.
+    async fn read_recall_candidates(
+        &self,
+        user_id: &str,
+        scopes: &[String],
+    ) -> Result<Vec<(Memory, Vec<String>)>> {
+        let (array, agg, as_json) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG, dialect::AS_JSON);
+        let columns: Vec<String> = MEMORY_COLUMNS.split(", ").map(|c| format!("m.{c}")).collect();
+        let query = sqlx::query_scalar::<_, Json<Vec<CandidateRow>>>(sql(format!(
+            "SELECT coalesce({agg}({array}({array}({}), {as_json}(\
+             (SELECT coalesce({agg}(s.quote ORDER BY s.expressed_at, s.slip_id), '[]') \
+             FROM memory_evidence e JOIN slips s ON s.slip_id = e.slip_id \
+             WHERE e.memory_id = m.memory_id AND s.quote IS NOT NULL))) \
+             ORDER BY m.created_at, m.memory_id), '[]') \
+             FROM memories m WHERE m.user_id = $1 AND m.status = 'active' AND m.scope IN {}",
+            columns.join(", "),
+            ids_at("$2")
+        )))
+        .bind(user_id)
+        .bind(ids(scopes));
+        let what = format!("reading the recall candidates of user {user_id}");
+        let Json(rows) =
+            query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
+        rows.into_iter().map(|CandidateRow(memory, quotes)| Ok((Memory::try_from(memory)?, quotes))).collect()
     }
 
     async fn conn(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
@@ -538,16 +577,21 @@ impl Store for Backend {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
     }
 
-    async fn active_memories_in(&self, user_id: &str, scopes: &[String]) -> Result<Vec<Memory>> {
-        let query = sqlx::query_as::<_, MemoryRow>(sql(format!(
-            "SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND status = 'active' \
-             AND scope IN {} ORDER BY created_at, memory_id",
-            ids_at("$2")
-        )))
-        .bind(user_id)
-        .bind(ids(scopes));
-        let what = format!("reading the active memories of user {user_id} in scope");
-        self.read(query, &what, Memory::try_from).await
+    async fn recall_candidates(&self, user_id: &str, scopes: &[String]) -> Result<Candidates> {
+        let stamp = self.memory_stamp(user_id).await?;
+        if let Some(kept) = stamp.and_then(|stamp| self.recall_cache.get(user_id, scopes, stamp)) {
+            return Ok(kept);
+        }
+        let candidates: Candidates = self
+            .read_recall_candidates(user_id, scopes)
+            .await?
+            .into_iter()
+            .map(|(memory, quotes)| RecallCandidate::new(memory, &quotes))
+            .collect();
+        if let Some(stamp) = stamp {
+            self.recall_cache.put(user_id, scopes, stamp, candidates.clone());
+        }
+        Ok(candidates)
     }
 
     async fn recall_first(
@@ -570,16 +614,6 @@ impl Store for Backend {
         .bind(i64::try_from(limit).unwrap_or(i64::MAX));
         let what = format!("reading the first memories of user {user_id} for recall");
         self.read(query, &what, Memory::try_from).await
-    }
-
-    async fn evidence_quotes(&self, memory_ids: &[String]) -> Result<Vec<(String, String)>> {
-        let query = sqlx::query_as::<_, (String, String)>(sql(format!(
-            "SELECT e.memory_id, s.quote FROM memory_evidence e JOIN slips s ON s.slip_id = e.slip_id \
-             WHERE e.memory_id IN {} AND s.quote IS NOT NULL ORDER BY e.memory_id, s.expressed_at, s.slip_id",
-            ids_at("$1")
-        )))
-        .bind(ids(memory_ids));
-        self.read(query, "reading the evidence quotes of recall's candidates", Ok).await
     }
 
     async fn embeddings(&self, user_id: &str, model: &str) -> Result<Vec<(String, Vec<f32>)>> {

@@ -7,11 +7,13 @@
 //! in one transaction, all or nothing.
 
 mod postgres;
+mod recall_cache;
 pub(crate) mod rows;
 mod sqlite;
 pub(crate) mod time;
 
 pub use postgres::PgStore;
+pub use recall_cache::{Candidates, RecallCandidate};
 pub use sqlite::SqliteStore;
 pub use time::sqlite_text;
 
@@ -159,9 +161,11 @@ pub trait Store: Send + Sync {
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
     /// A user's active memories in one of `scopes` (expiry times not yet
-    /// applied): recall's candidates, read without the rest of the user's
-    /// memories, because recall is the hot path.
-    async fn active_memories_in(&self, user_id: &str, scopes: &[String]) -> Result<Vec<Memory>>;
+    /// applied), indexed with the quotes of their evidence (erased ones left
+    /// out): recall's candidates. Recall is the hot path, so a long-running
+    /// process keeps them between calls and reads one row to know they are
+    /// still current.
+    async fn recall_candidates(&self, user_id: &str, scopes: &[String]) -> Result<Candidates>;
 
     /// The first `limit` of a user's active, unexpired memories in one of
     /// `scopes`, in recall's order (spec §10.9, as `manage::recall_order`
@@ -173,10 +177,6 @@ pub trait Store: Send + Sync {
         now: Time,
         limit: usize,
     ) -> Result<Vec<Memory>>;
-
-    /// The evidence quotes of these memories, as `(memory_id, quote)` pairs
-    /// (erased quotes left out): what recall ranks beside the contents.
-    async fn evidence_quotes(&self, memory_ids: &[String]) -> Result<Vec<(String, String)>>;
 
     /// The embeddings by `model` of a user's active memories at their
     /// current version, as `(memory_id, vector)` pairs.
@@ -397,6 +397,8 @@ pub(crate) const USER_TABLES: &[(&str, &str)] = &[
     ("user_failures", "user_id = $1"),
     ("messages", "user_id = $1"),
     ("conversations", "user_id = $1"),
+    // Last: deleting the rows above moved the user's stamp.
+    ("memory_stamps", "user_id = $1"),
 ];
 
 /// The tables `dreamd copy` carries, parents before children.

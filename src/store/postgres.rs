@@ -3,15 +3,19 @@
 //! connects and says where PostgreSQL's SQL differs.
 
 use crate::error::{Error, Result};
+use crate::store::recall_cache::RecallCache;
 use crate::text::mask_url_password;
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Cheap to clone: clones share one connection pool.
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// Recall's candidates between calls, checked against the database's stamp.
+    recall_cache: Arc<RecallCache>,
 }
 
 impl PgStore {
@@ -24,7 +28,7 @@ impl PgStore {
             .await
             .map_err(Error::db(format!("connecting to {}", mask_url_password(url))))?;
         dialect::MIGRATOR.run(&pool).await?;
-        Ok(PgStore { pool })
+        Ok(PgStore { pool, recall_cache: Arc::default() })
     }
 
     /// The pool, for tests that check rows with SQL.
@@ -47,6 +51,12 @@ mod dialect {
 
     /// The set-returning function that reads a JSON array parameter as rows of `value`.
     pub const EACH: &str = "jsonb_array_elements_text";
+
+    /// Building JSON in SQL: an array, an array aggregate, and (not needed
+    /// here, a subquery's `json` stays `json`) a wrapper for nested JSON.
+    pub const JSON_ARRAY: &str = "json_build_array";
+    pub const JSON_ARRAY_AGG: &str = "json_agg";
+    pub const AS_JSON: &str = "";
 
     /// Locks the rows a commit re-check read until the commit, so a
     /// concurrent deletion waits for it or is seen by it.

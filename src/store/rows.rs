@@ -15,7 +15,9 @@ pub fn parse<T: std::str::FromStr<Err = String>>(value: &str, what: &str, id: &s
 pub const MEMORY_COLUMNS: &str = "memory_id, user_id, kind, scope, origin, status, version, content, \
      created_at, updated_at, expires_at, source_conversation_id, source_message_id";
 
-#[derive(sqlx::FromRow)]
+/// Also read from JSON, as an array in column order, where recall's
+/// candidates arrive aggregated (see [`CandidateRow`]).
+#[derive(sqlx::FromRow, serde::Deserialize)]
 pub struct MemoryRow {
     memory_id: String,
     user_id: String,
@@ -53,6 +55,12 @@ impl TryFrom<MemoryRow> for Memory {
         })
     }
 }
+
+/// A recall candidate with the quotes of its evidence, one element of the
+/// JSON array recall reads in one row: `[[memory columns…], [quotes…]]`
+/// (serde reads a struct from an array in field order).
+#[derive(serde::Deserialize)]
+pub struct CandidateRow(pub MemoryRow, pub Vec<String>);
 
 pub const SLIP_COLUMNS: &str = "slip_id, user_id, conversation_id, message_id, kind, scope, durability, \
      valid_until, content, quote, expressed_at, state, run_id";

@@ -3,9 +3,11 @@
 //! SQLite's SQL differs.
 
 use crate::error::{Error, Result};
+use crate::store::recall_cache::RecallCache;
 use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a write waits for another writer's lock.
@@ -15,6 +17,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// Recall's candidates between calls, checked against the database's stamp.
+    recall_cache: Arc<RecallCache>,
 }
 
 impl SqliteStore {
@@ -40,7 +44,7 @@ impl SqliteStore {
                 )),
             )?;
         dialect::MIGRATOR.run(&pool).await?;
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore { pool, recall_cache: Arc::default() })
     }
 
     /// Closes every connection and checkpoints the write-ahead log, so the
@@ -73,6 +77,12 @@ mod dialect {
 
     /// The table function that reads a JSON array parameter as rows of `value`.
     pub const EACH: &str = "json_each";
+
+    /// Building JSON in SQL: an array, an array aggregate, and the wrapper
+    /// that keeps a subquery's JSON text JSON rather than a string.
+    pub const JSON_ARRAY: &str = "json_array";
+    pub const JSON_ARRAY_AGG: &str = "json_group_array";
+    pub const AS_JSON: &str = "json";
 
     /// Row locks: none needed, a write transaction holds the whole database.
     pub const FOR_UPDATE: &str = "";

@@ -8,8 +8,10 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Database, Decode, Encode, Postgres, Sqlite, Type};
 
-/// A time as stored: milliseconds, UTC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// A time as stored: milliseconds, UTC. In JSON built by either database,
+/// an RFC 3339 string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
+#[serde(transparent)]
 pub struct DbTime(pub Time);
 
 impl From<Time> for DbTime {

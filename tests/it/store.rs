@@ -31,6 +31,7 @@ on_both_backends!(
     the_sweep_expires_auto_memories_and_leaves_explicit_ones_identical,
     recall_for_a_conversation_records_a_load,
     recall_with_a_query_weighs_the_evidence_quotes_lightly,
+    recall_with_a_query_sees_every_change_whoever_makes_it,
     the_store_reads_recall_s_first_memories_in_recall_s_order,
     an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
     an_explicit_memory_carries_its_source,
@@ -525,6 +526,58 @@ async fn recall_with_a_query_weighs_the_evidence_quotes_lightly<S: RawSql>(store
     assert_eq!(contents(blank)[2], "在准备内审", "a blank query is no query");
 }
 
+/// Recall keeps a user's candidates between calls; every kind of change
+/// to what it ranks, made through the store or by SQL behind its back (as
+/// another process or an agent's own code would), is seen by the next call.
+async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql>(store: &S) {
+    let manager = &Manager::new(store, now(), &NO_EXTRA);
+    let top = |query: &'static str| async move {
+        let records = manager.recall("u1", &[], 1, Some(query)).await.unwrap();
+        records.into_iter().map(|r| r.memory.content.unwrap()).collect::<Vec<_>>()
+    };
+    let a =
+        manager.set(explicit("u1", Kind::Background, "global", "负责发酵乳配方")).await.unwrap();
+    let later = Manager::new(store, at("2026-11-29T13:00:00Z"), &NO_EXTRA);
+    later.set(explicit("u1", Kind::RecentFocus, "global", "在准备内审")).await.unwrap();
+    assert_eq!(top("发酵乳配方").await, ["负责发酵乳配方"]);
+    let stamp = "SELECT stamp FROM memory_stamps WHERE user_id = 'u1'";
+    let before = store.count(stamp).await;
+    assert_eq!(top("奶酪棒降钠").await, ["在准备内审"], "nothing matches: the newest first");
+    assert_eq!(store.count(stamp).await, before, "recall changes no stamp");
+
+    let id = a.memory.memory_id.clone();
+    store
+        .execute(&format!(
+            "UPDATE memories SET content = '负责奶酪棒降钠' WHERE memory_id = '{id}'"
+        ))
+        .await;
+    assert_eq!(top("奶酪棒降钠").await, ["负责奶酪棒降钠"], "an edit by SQL");
+
+    learned_background(
+        store,
+        "在研发中心工作",
+        Some("最近在弄燕麦饮的货架期"),
+        at("2026-11-01T00:00:00Z"),
+    )
+    .await;
+    assert_eq!(top("燕麦饮货架期").await, ["在研发中心工作"], "a new memory, ranked by its quote");
+    store.execute("UPDATE slips SET quote = NULL WHERE quote LIKE '%燕麦饮%'").await;
+    assert_eq!(top("燕麦饮货架期").await, ["在准备内审"], "its quote erased");
+    store.execute("UPDATE slips SET quote = '燕麦饮货架期报告' WHERE user_id = 'u1'").await;
+    assert_eq!(top("燕麦饮货架期").await, ["在研发中心工作"], "a quote written back");
+    store.execute("DELETE FROM memory_evidence").await;
+    assert_eq!(top("燕麦饮货架期").await, ["在准备内审"], "its evidence removed");
+
+    manager.change(&id, StatusChange::Disable).await.unwrap();
+    assert_eq!(top("奶酪棒降钠").await, ["在准备内审"], "disabled through the store");
+    store.execute(&format!("UPDATE memories SET status = 'active' WHERE memory_id = '{id}'")).await;
+    assert_eq!(top("奶酪棒降钠").await, ["负责奶酪棒降钠"], "enabled by SQL");
+    store.purge_user("u1").await.unwrap();
+    assert!(manager.recall("u1", &[], 5, Some("奶酪棒降钠")).await.unwrap().is_empty(), "purged");
+    manager.set(explicit("u1", Kind::Background, "global", "负责奶酪棒降钠")).await.unwrap();
+    assert_eq!(top("奶酪棒降钠").await.len(), 1, "the same user starting again");
+}
+
 async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
     let manager = Manager::new(store, now(), &NO_EXTRA);
     let a =
@@ -618,9 +671,16 @@ async fn purge_leaves_no_row_of_the_user<S: RawSql>(store: &S) {
 
     let removed = store.purge_user("u1").await.unwrap();
     assert!(removed.iter().map(|(_, n)| n).sum::<u64>() > 8, "{removed:?}");
-    for table in
-        ["conversations", "messages", "slips", "memories", "suggestions", "tombstones", "loads"]
-    {
+    for table in [
+        "conversations",
+        "messages",
+        "slips",
+        "memories",
+        "suggestions",
+        "tombstones",
+        "loads",
+        "memory_stamps",
+    ] {
         assert_eq!(
             store.count(&format!("SELECT count(*) FROM {table} WHERE user_id = 'u1'")).await,
             0,
