@@ -350,10 +350,12 @@ async fn open_engine(config: &Config, now: Option<Time>) -> Result<Arc<dyn Engin
     let embedder = Embedder::from_config(config)?;
     Ok(match &config.database {
         DatabaseUrl::Sqlite(path) => {
-            Arc::new(Tools { store: SqliteStore::open(path).await?, now, detector, embedder })
+            let store = SqliteStore::open(path).await?.keeping_recall_candidates();
+            Arc::new(Tools { store, now, detector, embedder })
         }
         DatabaseUrl::Postgres(url) => {
-            Arc::new(Tools { store: PgStore::open(url).await?, now, detector, embedder })
+            let store = PgStore::open(url).await?.keeping_recall_candidates();
+            Arc::new(Tools { store, now, detector, embedder })
         }
     })
 }

@@ -228,12 +228,12 @@ fn in_scope<M: AsRef<Memory>>(
 }
 
 /// What an agent should load now: active, unexpired, in scope, ordered and limited.
-pub fn select_for_recall(
-    memories: Vec<Memory>,
+pub fn select_for_recall<M: AsRef<Memory>>(
+    memories: impl IntoIterator<Item = M>,
     scopes: &[Scope],
     limit: usize,
     now: Time,
-) -> Vec<Memory> {
+) -> Vec<M> {
     let mut chosen = in_scope(memories, scopes, now);
     chosen.truncate(limit.min(MAX_RECALL_LIMIT));
     chosen
@@ -508,7 +508,9 @@ impl<'a, S: Store> Manager<'a, S> {
     }
 
     /// Recall for an agent: without a query, [`select_for_recall`]; with one,
-    /// [`order_by_relevance`] (spec §10.25).
+    /// [`order_by_relevance`] (spec §10.25). Both choose among the store's
+    /// candidates, which a long-running process keeps between calls; a
+    /// one-shot recall without a query reads only what it returns.
     pub async fn recall(
         &self,
         user_id: &str,
@@ -523,16 +525,18 @@ impl<'a, S: Store> Manager<'a, S> {
             .chain(scopes.iter().cloned())
             .map(|s| s.as_str().to_owned())
             .collect();
-        let chosen = match query.map(str::trim).filter(|q| !q.is_empty()) {
-            None => {
-                let limit = limit.min(MAX_RECALL_LIMIT);
-                // The store narrows in SQL (the hot path); the pure rule still
-                // decides, so the two can never disagree on what is returned.
-                let first = self.store.recall_first(user_id, &scope_names, self.now, limit).await?;
-                select_for_recall(first, scopes, limit, self.now)
-            }
+        let query = query.map(str::trim).filter(|q| !q.is_empty());
+        if query.is_none() && !self.store.keeps_recall_candidates() {
+            // Narrowed in SQL, reading no more than is returned; the pure
+            // rule still decides, so the two paths cannot disagree.
+            let limit = limit.min(MAX_RECALL_LIMIT);
+            let first = self.store.recall_first(user_id, &scope_names, self.now, limit).await?;
+            return self.records(select_for_recall(first, scopes, limit, self.now)).await;
+        }
+        let candidates = self.store.recall_candidates(user_id, &scope_names).await?;
+        let chosen = match query {
+            None => select_for_recall(candidates.iter(), scopes, limit, self.now),
             Some(query) => {
-                let candidates = self.store.recall_candidates(user_id, &scope_names).await?;
                 let (shaping, topical) = candidates_for_query(candidates.iter(), scopes, self.now);
                 let relevance = if shaping.len() < limit {
                     self.relevance(user_id, query, &topical).await?
@@ -540,12 +544,9 @@ impl<'a, S: Store> Manager<'a, S> {
                     Vec::new()
                 };
                 order_by_relevance(shaping, topical, &relevance, limit)
-                    .into_iter()
-                    .map(|c| c.memory.clone())
-                    .collect()
             }
         };
-        self.records(chosen).await
+        Ok(chosen.into_iter().map(RecallCandidate::record).collect())
     }
 
     /// How well each of `topical` bears on `query`: lexical relevance over
@@ -560,7 +561,7 @@ impl<'a, S: Store> Manager<'a, S> {
         if topical.is_empty() {
             return Ok(Vec::new());
         }
-        let documents: Vec<&rank::IndexedDocument> = topical.iter().map(|c| &c.document).collect();
+        let documents: Vec<&rank::IndexedDocument> = topical.iter().map(|c| c.document()).collect();
         let lexical = rank::lexical_scores_indexed(query, &documents);
         Ok(rank::blend(&lexical, &self.cosines(user_id, query, topical).await?))
     }

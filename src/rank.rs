@@ -235,8 +235,11 @@ impl Field {
 
 impl IndexedDocument {
     pub fn of(document: &Document<'_>) -> Self {
-        let quotes = document.quotes.iter().map(String::as_str);
-        IndexedDocument { fields: [Field::of([document.content]), Field::of(quotes)] }
+        Self::new(document.content, document.quotes.iter().map(String::as_str))
+    }
+
+    pub fn new<'t>(content: &str, quotes: impl IntoIterator<Item = &'t str>) -> Self {
+        IndexedDocument { fields: [Field::of([content]), Field::of(quotes)] }
     }
 }
 

@@ -55,7 +55,7 @@ pub async fn run<S: Store + Clone + 'static>(
     let http = match config.http.listen {
         Some(listen) => {
             let engine = Arc::new(Tools {
-                store: store.clone(),
+                store: store.clone().keeping_recall_candidates(),
                 now: None,
                 detector: config.detector().clone(),
                 embedder: crate::llm::embed::Embedder::from_config(config)?,

@@ -24,6 +24,7 @@ use crate::store::{
 use sqlx::types::Json;
 use sqlx::{AssertSqlSafe, QueryBuilder};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 type Tx = sqlx::Transaction<'static, Db>;
 type Conn = <Db as sqlx::Database>::Connection;
@@ -79,23 +80,23 @@ impl Backend {
         Ok(self.read(query, &what, |(stamp,)| Ok(stamp)).await?.pop())
     }
 
-    /// The user's active memories in `scopes` with their evidence quotes,
-    /// as one row of JSON arrays (`[[memory columns…], [quotes…]]`): one
-    /// handoff from the database instead of one per memory and per quote,
+    /// The user's active memories in `scopes` with their evidence, as one
+    /// row of JSON arrays (`[[memory columns…], [[evidence]…]]`): one
+    /// handoff from the database instead of one per memory and per slip,
     /// which cost more than the query itself on SQLite.
     async fn read_recall_candidates(
         &self,
         user_id: &str,
         scopes: &[String],
-    ) -> Result<Vec<(Memory, Vec<String>)>> {
+    ) -> Result<Vec<(Memory, Vec<Evidence>)>> {
         let (array, agg, as_json) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG, dialect::AS_JSON);
         let columns: Vec<String> = MEMORY_COLUMNS.split(", ").map(|c| format!("m.{c}")).collect();
         let query = sqlx::query_scalar::<_, Json<Vec<CandidateRow>>>(sql(format!(
-            "SELECT coalesce({agg}({array}({array}({}), {as_json}(\
-             (SELECT coalesce({agg}(s.quote ORDER BY s.expressed_at, s.slip_id), '[]') \
+            "SELECT coalesce({agg}({array}({array}({}), {as_json}((SELECT coalesce({agg}(\
+             {array}(s.slip_id, s.conversation_id, s.message_id, s.quote, s.expressed_at) \
+             ORDER BY s.expressed_at, s.slip_id), '[]') \
              FROM memory_evidence e JOIN slips s ON s.slip_id = e.slip_id \
-             WHERE e.memory_id = m.memory_id AND s.quote IS NOT NULL))) \
-             ORDER BY m.created_at, m.memory_id), '[]') \
+             WHERE e.memory_id = m.memory_id))) ORDER BY m.created_at, m.memory_id), '[]') \
              FROM memories m WHERE m.user_id = $1 AND m.status = 'active' AND m.scope IN {}",
             columns.join(", "),
             ids_at("$2")
@@ -105,7 +106,11 @@ impl Backend {
         let what = format!("reading the recall candidates of user {user_id}");
         let Json(rows) =
             query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
-        rows.into_iter().map(|CandidateRow(memory, quotes)| Ok((Memory::try_from(memory)?, quotes))).collect()
+        rows.into_iter()
+            .map(|CandidateRow(memory, evidence)| {
+                Ok((Memory::try_from(memory)?, evidence.into_iter().map(Evidence::from).collect()))
+            })
+            .collect()
     }
 
     async fn conn(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
@@ -577,19 +582,30 @@ impl Store for Backend {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
     }
 
+    fn keeping_recall_candidates(self) -> Self {
+        Backend { recall_cache: Some(Arc::default()), ..self }
+    }
+
+    fn keeps_recall_candidates(&self) -> bool {
+        self.recall_cache.is_some()
+    }
+
     async fn recall_candidates(&self, user_id: &str, scopes: &[String]) -> Result<Candidates> {
+        let Some(cache) = &self.recall_cache else {
+            return Ok(self.read_recall_candidates(user_id, scopes).await?.into_iter().map(|(m, e)| RecallCandidate::new(m, e)).collect());
+        };
         let stamp = self.memory_stamp(user_id).await?;
-        if let Some(kept) = stamp.and_then(|stamp| self.recall_cache.get(user_id, scopes, stamp)) {
+        if let Some(kept) = stamp.and_then(|stamp| cache.get(user_id, scopes, stamp)) {
             return Ok(kept);
         }
         let candidates: Candidates = self
             .read_recall_candidates(user_id, scopes)
             .await?
             .into_iter()
-            .map(|(memory, quotes)| RecallCandidate::new(memory, &quotes))
+            .map(|(memory, evidence)| RecallCandidate::new(memory, evidence))
             .collect();
         if let Some(stamp) = stamp {
-            self.recall_cache.put(user_id, scopes, stamp, candidates.clone());
+            cache.put(user_id, scopes, stamp, candidates.clone());
         }
         Ok(candidates)
     }

@@ -160,11 +160,21 @@ pub trait Store: Send + Sync {
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
+    /// The same store, keeping recall's candidates between calls (shared by
+    /// its clones): for long-running processes (serve, MCP, the daemon's
+    /// HTTP server), where recall is the hot path. A one-shot command would
+    /// pay for reading and keeping what it never asks for again.
+    fn keeping_recall_candidates(self) -> Self
+    where
+        Self: Sized;
+
+    /// Whether this store keeps recall's candidates between calls.
+    fn keeps_recall_candidates(&self) -> bool;
+
     /// A user's active memories in one of `scopes` (expiry times not yet
-    /// applied), indexed with the quotes of their evidence (erased ones left
-    /// out): recall's candidates. Recall is the hot path, so a long-running
-    /// process keeps them between calls and reads one row to know they are
-    /// still current.
+    /// applied), with their evidence, quotes indexed on demand: recall's
+    /// candidates, all it returns. A store that keeps them reads one row
+    /// (the user's stamp) to know the kept ones are still current.
     async fn recall_candidates(&self, user_id: &str, scopes: &[String]) -> Result<Candidates>;
 
     /// The first `limit` of a user's active, unexpired memories in one of

@@ -14,8 +14,9 @@ use std::time::Duration;
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
-    /// Recall's candidates between calls, checked against the database's stamp.
-    recall_cache: Arc<RecallCache>,
+    /// Recall's candidates between calls, checked against the database's
+    /// stamp; only in long-running processes (`Store::keeping_recall_candidates`).
+    recall_cache: Option<Arc<RecallCache>>,
 }
 
 impl PgStore {
@@ -28,7 +29,7 @@ impl PgStore {
             .await
             .map_err(Error::db(format!("connecting to {}", mask_url_password(url))))?;
         dialect::MIGRATOR.run(&pool).await?;
-        Ok(PgStore { pool, recall_cache: Arc::default() })
+        Ok(PgStore { pool, recall_cache: None })
     }
 
     /// The pool, for tests that check rows with SQL.

@@ -1,32 +1,46 @@
-//! Recall's candidates kept in memory between calls (spec §10.25): a user's
-//! active memories in the scopes an agent asks for, with their terms
-//! counted, valid for as long as the user's stamp in the database is
+//! Recall's candidates kept in memory between calls (spec §7, §10.25): a
+//! user's active memories in the scopes an agent asks for, with their
+//! evidence and their terms counted, valid for as long as the user's stamp in the database is
 //! unchanged. The database moves the stamp
 //! on every change recall could see (triggers in migration 0009), whoever
 //! makes it, so a cached entry is never served after a change; a process
 //! that never recalls twice gains nothing and loses nothing.
 
-use crate::domain::Memory;
-use crate::rank::{Document, IndexedDocument};
+use crate::domain::{Evidence, Memory, MemoryRecord};
+use crate::rank::IndexedDocument;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Users and scope lists whose candidates are kept; the least recently
 /// recalled go first.
 const CAPACITY: usize = 256;
 
-/// An active memory of a user, with its content and evidence quotes indexed for ranking.
+/// An active memory of a user with its evidence: all recall returns, so a
+/// kept candidate needs no further read. Its content and evidence quotes
+/// are indexed for ranking on the first recall with a query that ranks it.
 #[derive(Debug, Clone)]
 pub struct RecallCandidate {
     pub memory: Memory,
-    pub document: IndexedDocument,
+    pub evidence: Vec<Evidence>,
+    document: OnceLock<IndexedDocument>,
 }
 
 impl RecallCandidate {
-    pub fn new(memory: Memory, quotes: &[String]) -> Self {
-        let content = memory.content.as_deref().unwrap_or_default();
-        let document = IndexedDocument::of(&Document { content, quotes });
-        RecallCandidate { memory, document }
+    pub fn new(memory: Memory, evidence: Vec<Evidence>) -> Self {
+        RecallCandidate { memory, evidence, document: OnceLock::new() }
+    }
+
+    /// The content and evidence quotes, indexed once.
+    pub fn document(&self) -> &IndexedDocument {
+        self.document.get_or_init(|| {
+            let content = self.memory.content.as_deref().unwrap_or_default();
+            IndexedDocument::new(content, self.evidence.iter().filter_map(|e| e.quote.as_deref()))
+        })
+    }
+
+    /// The record recall returns.
+    pub fn record(&self) -> MemoryRecord {
+        MemoryRecord::new(self.memory.clone(), self.evidence.clone())
     }
 }
 

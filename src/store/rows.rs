@@ -3,7 +3,7 @@
 //! does not know is reported with its table and row, never trusted.
 
 use super::time::DbTime;
-use crate::domain::{Event, Memory, Slip, Suggestion, Tombstone};
+use crate::domain::{Event, Evidence, Memory, Slip, Suggestion, Tombstone};
 use crate::error::{Error, Result};
 use sqlx::types::Json;
 
@@ -56,11 +56,21 @@ impl TryFrom<MemoryRow> for Memory {
     }
 }
 
-/// A recall candidate with the quotes of its evidence, one element of the
-/// JSON array recall reads in one row: `[[memory columns…], [quotes…]]`
-/// (serde reads a struct from an array in field order).
+/// A recall candidate with its evidence, one element of the JSON array
+/// recall reads in one row: `[[memory columns…], [[evidence]…]]` (serde
+/// reads a struct from an array in field order).
 #[derive(serde::Deserialize)]
-pub struct CandidateRow(pub MemoryRow, pub Vec<String>);
+pub struct CandidateRow(pub MemoryRow, pub Vec<EvidenceRow>);
+
+/// `[slip_id, conversation_id, message_id, quote, expressed_at]`.
+#[derive(serde::Deserialize)]
+pub struct EvidenceRow(String, String, String, Option<String>, DbTime);
+
+impl From<EvidenceRow> for Evidence {
+    fn from(EvidenceRow(slip_id, conversation_id, message_id, quote, at): EvidenceRow) -> Self {
+        Evidence { slip_id, conversation_id, message_id, quote, expressed_at: at.0 }
+    }
+}
 
 pub const SLIP_COLUMNS: &str = "slip_id, user_id, conversation_id, message_id, kind, scope, durability, \
      valid_until, content, quote, expressed_at, state, run_id";

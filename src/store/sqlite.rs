@@ -17,8 +17,9 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    /// Recall's candidates between calls, checked against the database's stamp.
-    recall_cache: Arc<RecallCache>,
+    /// Recall's candidates between calls, checked against the database's
+    /// stamp; only in long-running processes (`Store::keeping_recall_candidates`).
+    recall_cache: Option<Arc<RecallCache>>,
 }
 
 impl SqliteStore {
@@ -44,7 +45,7 @@ impl SqliteStore {
                 )),
             )?;
         dialect::MIGRATOR.run(&pool).await?;
-        Ok(SqliteStore { pool, recall_cache: Arc::default() })
+        Ok(SqliteStore { pool, recall_cache: None })
     }
 
     /// Closes every connection and checkpoints the write-ahead log, so the

@@ -33,6 +33,7 @@ on_both_backends!(
     recall_with_a_query_weighs_the_evidence_quotes_lightly,
     recall_with_a_query_sees_every_change_whoever_makes_it,
     the_store_reads_recall_s_first_memories_in_recall_s_order,
+    the_store_reads_recall_s_candidates_with_their_evidence,
     an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
     an_explicit_memory_carries_its_source,
     purge_leaves_no_row_of_the_user,
@@ -529,15 +530,21 @@ async fn recall_with_a_query_weighs_the_evidence_quotes_lightly<S: RawSql>(store
 /// Recall keeps a user's candidates between calls; every kind of change
 /// to what it ranks, made through the store or by SQL behind its back (as
 /// another process or an agent's own code would), is seen by the next call.
-async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql>(store: &S) {
-    let manager = &Manager::new(store, now(), &NO_EXTRA);
+async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql + Clone>(store: &S) {
+    let keeping = &store.clone().keeping_recall_candidates();
+    assert!(keeping.keeps_recall_candidates() && !store.keeps_recall_candidates());
+    let manager = &Manager::new(keeping, now(), &NO_EXTRA);
     let top = |query: &'static str| async move {
         let records = manager.recall("u1", &[], 1, Some(query)).await.unwrap();
         records.into_iter().map(|r| r.memory.content.unwrap()).collect::<Vec<_>>()
     };
+    let unranked = || async move {
+        let records = manager.recall("u1", &[], 8, None).await.unwrap();
+        records.into_iter().map(|r| (r.memory.content.unwrap(), r.evidence)).collect::<Vec<_>>()
+    };
     let a =
         manager.set(explicit("u1", Kind::Background, "global", "负责发酵乳配方")).await.unwrap();
-    let later = Manager::new(store, at("2026-11-29T13:00:00Z"), &NO_EXTRA);
+    let later = Manager::new(keeping, at("2026-11-29T13:00:00Z"), &NO_EXTRA);
     later.set(explicit("u1", Kind::RecentFocus, "global", "在准备内审")).await.unwrap();
     assert_eq!(top("发酵乳配方").await, ["负责发酵乳配方"]);
     let stamp = "SELECT stamp FROM memory_stamps WHERE user_id = 'u1'";
@@ -552,6 +559,7 @@ async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql>(store
         ))
         .await;
     assert_eq!(top("奶酪棒降钠").await, ["负责奶酪棒降钠"], "an edit by SQL");
+    assert!(unranked().await.iter().any(|(c, _)| c == "负责奶酪棒降钠"), "also without a query");
 
     learned_background(
         store,
@@ -563,6 +571,9 @@ async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql>(store
     assert_eq!(top("燕麦饮货架期").await, ["在研发中心工作"], "a new memory, ranked by its quote");
     store.execute("UPDATE slips SET quote = NULL WHERE quote LIKE '%燕麦饮%'").await;
     assert_eq!(top("燕麦饮货架期").await, ["在准备内审"], "its quote erased");
+    let learned = unranked().await.into_iter().find(|(c, _)| c == "在研发中心工作").unwrap();
+    assert_eq!(learned.1.len(), 1);
+    assert_eq!(learned.1[0].quote, None, "the evidence recall returns is erased too");
     store.execute("UPDATE slips SET quote = '燕麦饮货架期报告' WHERE user_id = 'u1'").await;
     assert_eq!(top("燕麦饮货架期").await, ["在研发中心工作"], "a quote written back");
     store.execute("DELETE FROM memory_evidence").await;
@@ -570,6 +581,7 @@ async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql>(store
 
     manager.change(&id, StatusChange::Disable).await.unwrap();
     assert_eq!(top("奶酪棒降钠").await, ["在准备内审"], "disabled through the store");
+    assert!(unranked().await.iter().all(|(c, _)| c != "负责奶酪棒降钠"), "nor without a query");
     store.execute(&format!("UPDATE memories SET status = 'active' WHERE memory_id = '{id}'")).await;
     assert_eq!(top("奶酪棒降钠").await, ["负责奶酪棒降钠"], "enabled by SQL");
     store.purge_user("u1").await.unwrap();
@@ -785,5 +797,67 @@ async fn the_store_reads_recall_s_first_memories_in_recall_s_order<S: RawSql>(st
             .collect();
         assert_eq!(read[..expected.len()], expected[..], "limit {limit}");
         assert!(read.len() == expected.len() || limit > dreamd::manage::MAX_RECALL_LIMIT);
+    }
+}
+
+/// Recall chooses among the candidates the store reads in one JSON row:
+/// every active memory of the user in the scopes asked for, with the same
+/// evidence `evidence` reads row by row. Scopes, origins, statuses and
+/// evidence (with erased quotes) vary together.
+async fn the_store_reads_recall_s_candidates_with_their_evidence<S: RawSql>(store: &S) {
+    let scopes = ["global", "domain:standard", "domain:recipe", "project:A", "project:B"];
+    let statuses =
+        [Status::Active, Status::Active, Status::Active, Status::Disabled, Status::Retired];
+    let mut writes = Vec::new();
+    for i in 0..60usize {
+        let mut m = auto_memory("u1", &format!("memory {i} «\"quoted\"» \\ 记忆"));
+        m.scope = scopes[i % scopes.len()].parse().unwrap();
+        m.origin = if i % 3 == 0 { Origin::Explicit } else { Origin::Auto };
+        m.status = statuses[(i / 2) % statuses.len()];
+        m.expires_at = (i % 4 == 1).then(|| now() - chrono::Duration::minutes(1));
+        let evidence: Vec<Slip> = (0..i % 3)
+            .map(|n| {
+                let mut s = slip(
+                    "u1",
+                    &format!("c{i}"),
+                    &format!("quote {n} of {i}"),
+                    SlipState::Consolidated,
+                );
+                if n == 1 {
+                    (s.quote, s.state) = (None, SlipState::Erased);
+                }
+                s
+            })
+            .collect();
+        writes.extend(evidence.iter().cloned().map(Write::InsertSlip));
+        let slip_ids = evidence.iter().map(|s| s.slip_id.clone()).collect();
+        writes.push(Write::InsertMemory(m.clone()));
+        writes.push(Write::AddEvidence { memory_id: m.memory_id, slip_ids });
+    }
+    writes.push(Write::InsertMemory(auto_memory("u2", "another user's")));
+    store.apply(writes).await.unwrap();
+    let names: Vec<String> = ["global", "domain:standard", "project:A"].map(str::to_owned).into();
+    let mut expected: Vec<Memory> = store
+        .memories("u1")
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.status == Status::Active && names.contains(&m.scope.as_str().to_owned()))
+        .collect();
+    expected.sort_by(|a, b| a.memory_id.cmp(&b.memory_id));
+    let mut read: Vec<_> = store.recall_candidates("u1", &names).await.unwrap().to_vec();
+    read.sort_by(|a, b| a.memory.memory_id.cmp(&b.memory.memory_id));
+    assert_eq!(read.len(), expected.len());
+    assert!(read.iter().any(|c| c.evidence.iter().any(|e| e.quote.is_none())), "erased kept");
+    for (candidate, memory) in read.iter().zip(&expected) {
+        assert_eq!(&candidate.memory, memory);
+        let evidence: Vec<_> = store
+            .evidence(std::slice::from_ref(&memory.memory_id))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        assert_eq!(candidate.evidence, evidence, "{}", memory.memory_id);
     }
 }
