@@ -9,7 +9,12 @@
 //! conversation id (so each one also records a load) at 500 requests/s for
 //! 10 s (`DREAMD_BENCH_SECONDS` to change), open loop: each latency is
 //! counted from the moment its request was due, so a stall is not hidden by
-//! the requests it delayed. Target: p99 ≤ 5 ms.
+//! the requests it delayed. Target: p99 ≤ 5 ms. The server is set up as
+//! `dreamd serve` sets it up (recall's candidates kept between calls, loads
+//! written by a background task; the bench checks every load was written)
+//! and measured twice: as `dreamd serve` beside the daemon (its own runtime
+//! and connection pool, as in its own process) and as the daemon's own
+//! server (`http.listen`, sharing the run's runtime).
 
 use dreamd::config::{Config, HttpToken};
 use dreamd::domain::{Kind, Memory, Origin, Scope, Status, Write};
@@ -19,6 +24,7 @@ use dreamd::llm::Provider;
 use dreamd::run::{RunOptions, run_once};
 use dreamd::store::{SqliteStore, Store};
 use dreamd::tools::Tools;
+use dreamd::tools::loads::LoadWriter;
 use std::io::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -171,33 +177,107 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[index].as_secs_f64() * 1000.0
 }
 
-#[tokio::main]
-async fn main() {
-    let seconds: u64 =
-        std::env::var("DREAMD_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
-    let dir = tempfile::TempDir::new().unwrap();
-    let model = MockServer::start().await;
-    Mock::given(method("POST")).respond_with(Proposing).mount(&model).await;
-    let config = config(dir.path(), &model.uri());
-    let store = SqliteStore::open(&dir.path().join("bench.db")).await.unwrap();
-    store.apply(memories()).await.unwrap();
-    ingest(&store, conversations(20_000).as_slice()).await.unwrap();
+/// Where the HTTP server runs: as `dreamd serve` beside the daemon (its own
+/// process; here its own runtime, thread and connection pool), or as the
+/// daemon's own server (`http.listen`), sharing the run's runtime and pool.
+#[derive(Clone, Copy, PartialEq)]
+enum Placement {
+    OwnProcess,
+    InTheDaemon,
+}
 
+/// A server started in one placement, to be stopped the same way.
+enum Running {
+    InTheDaemon(dreamd::http::Server),
+    OwnProcess(tokio::sync::oneshot::Sender<()>, std::thread::JoinHandle<()>),
+}
+
+impl Running {
+    async fn stop(self) {
+        match self {
+            Running::InTheDaemon(server) => server.stop(Duration::from_secs(5)).await,
+            Running::OwnProcess(stop, thread) => {
+                stop.send(()).unwrap();
+                tokio::task::spawn_blocking(move || thread.join().unwrap()).await.unwrap();
+            }
+        }
+    }
+}
+
+/// The server as `dreamd serve` sets it up: candidates kept, loads queued.
+fn engine(store: SqliteStore, detector: dreamd::detect::Detector) -> Arc<Tools<SqliteStore>> {
+    let served = store.keeping_recall_candidates();
+    Arc::new(Tools {
+        loads: Some(LoadWriter::start(served.clone())),
+        store: served,
+        now: Some(NOW.parse().unwrap()),
+        detector,
+        embedder: None,
+    })
+}
+
+async fn serve(
+    placement: Placement,
+    store: &SqliteStore,
+    db: std::path::PathBuf,
+    config: &Config,
+) -> (std::net::SocketAddr, Running) {
     let tokens = Tokens::from_lookup(
         &[HttpToken { token_env: "BENCH_TOKEN".into(), users: vec!["bench".into()] }],
         |_| Some(TOKEN.to_owned()),
     )
     .unwrap();
-    let engine = Arc::new(Tools {
-        store: store.clone(),
-        now: Some(NOW.parse().unwrap()),
-        detector: config.detector().clone(),
-        embedder: None,
+    let detector = config.detector().clone();
+    if placement == Placement::InTheDaemon {
+        let engine = engine(store.clone(), detector);
+        let listener = dreamd::http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+        let options = dreamd::http::Options { engine, tokens, metrics_on: false, runs: None };
+        let server = dreamd::http::start(listener, options).await.unwrap();
+        return (server.address(), Running::InTheDaemon(server));
+    }
+    let (address_tx, address_rx) = tokio::sync::oneshot::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+        runtime.block_on(async move {
+            let engine = engine(SqliteStore::open(&db).await.unwrap(), detector);
+            let listener = dreamd::http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+            let options = dreamd::http::Options { engine, tokens, metrics_on: false, runs: None };
+            let server = dreamd::http::start(listener, options).await.unwrap();
+            address_tx.send(server.address()).unwrap();
+            stop_rx.await.unwrap();
+            server.stop(Duration::from_secs(5)).await;
+        })
     });
-    let listener = dreamd::http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let options = dreamd::http::Options { engine, tokens, metrics_on: false, runs: None };
-    let server = dreamd::http::start(listener, options).await.unwrap();
-    let base = format!("http://{}", server.address());
+    (address_rx.await.unwrap(), Running::OwnProcess(stop_tx, thread))
+}
+
+#[tokio::main]
+async fn main() {
+    let seconds: u64 =
+        std::env::var("DREAMD_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
+    for (placement, label) in [
+        (Placement::OwnProcess, "dreamd serve beside the daemon (own process)"),
+        (
+            Placement::InTheDaemon,
+            "the daemon's own server (http.listen, sharing the run's runtime)",
+        ),
+    ] {
+        measure(placement, label, seconds).await;
+    }
+}
+
+async fn measure(placement: Placement, label: &str, seconds: u64) {
+    let dir = tempfile::TempDir::new().unwrap();
+    let model = MockServer::start().await;
+    Mock::given(method("POST")).respond_with(Proposing).mount(&model).await;
+    let config = config(dir.path(), &model.uri());
+    let db = dir.path().join("bench.db");
+    let store = SqliteStore::open(&db).await.unwrap();
+    store.apply(memories()).await.unwrap();
+    ingest(&store, conversations(20_000).as_slice()).await.unwrap();
+    let (address, server) = serve(placement, &store, db, &config).await;
+    let base = format!("http://{address}");
 
     let provider = Provider::from_config(&config).unwrap();
     let options = RunOptions::once(NOW.parse().unwrap(), false);
@@ -224,7 +304,12 @@ async fn main() {
         None => run.await,
     }
     .unwrap();
-    server.stop(Duration::from_secs(5)).await;
+    server.stop().await;
+    let loads: i64 = sqlx::query_scalar("SELECT count(*) FROM loads WHERE user_id = 'bench'")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    let sent = latencies.len() as u64 + RATE;
 
     latencies.sort();
     let p50 = percentile(&latencies, 0.50);
@@ -232,7 +317,7 @@ async fn main() {
     let p99 = percentile(&latencies, 0.99);
     let max = latencies.last().map_or(0.0, |d| d.as_secs_f64() * 1000.0);
     println!(
-        "recall over HTTP, SQLite, 1,000 memories, {} requests at {RATE}/s in {:.1} s ({failed} failed), during a run (still going at the end: {run_going}; it extracted {} conversations):",
+        "{label}: recall over HTTP, SQLite, 1,000 memories, {} requests at {RATE}/s in {:.1} s ({failed} failed), during a run (still going at the end: {run_going}; it extracted {} conversations):",
         latencies.len(),
         elapsed.as_secs_f64(),
         summary.conversations.done,
@@ -240,5 +325,8 @@ async fn main() {
     println!(
         "  p50 {p50:.2} ms, p90 {p90:.2} ms, p99 {p99:.2} ms, max {max:.2} ms; target p99 <= {TARGET_P99_MS} ms: {}",
         if p99 <= TARGET_P99_MS { "met" } else { "MISSED" }
+    );
+    println!(
+        "  loads recorded (written off the request path, in batches): {loads} of {sent} recalls that named a conversation"
     );
 }

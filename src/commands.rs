@@ -16,6 +16,7 @@ use crate::manage::{Manager, NewExplicit, StatusChange};
 use crate::output::{self, emit};
 use crate::select::Window;
 use crate::store::{PgStore, SqliteStore, Store};
+use crate::tools::loads::LoadWriter;
 use crate::tools::{Access, Engine, Grant, Tools};
 use std::io::BufReader;
 use std::sync::Arc;
@@ -344,18 +345,25 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
     Ok(())
 }
 
-/// The tools on the configured store, which moves into them.
-async fn open_engine(config: &Config, now: Option<Time>) -> Result<Arc<dyn Engine>> {
+/// The tools on the configured store, which moves into them; with
+/// `queued_loads`, recall's loads are written off the request path (HTTP).
+async fn open_engine(
+    config: &Config,
+    now: Option<Time>,
+    queued_loads: bool,
+) -> Result<Arc<dyn Engine>> {
     let detector = config.detector().clone();
     let embedder = Embedder::from_config(config)?;
     Ok(match &config.database {
         DatabaseUrl::Sqlite(path) => {
             let store = SqliteStore::open(path).await?.keeping_recall_candidates();
-            Arc::new(Tools { store, now, detector, embedder })
+            let loads = queued_loads.then(|| LoadWriter::start(store.clone()));
+            Arc::new(Tools { store, now, detector, embedder, loads })
         }
         DatabaseUrl::Postgres(url) => {
             let store = PgStore::open(url).await?.keeping_recall_candidates();
-            Arc::new(Tools { store, now, detector, embedder })
+            let loads = queued_loads.then(|| LoadWriter::start(store.clone()));
+            Arc::new(Tools { store, now, detector, embedder, loads })
         }
     })
 }
@@ -363,7 +371,7 @@ async fn open_engine(config: &Config, now: Option<Time>) -> Result<Arc<dyn Engin
 /// `dreamd mcp`: the tools over stdio for the users of `mcp.users`, until stdin closes.
 async fn serve_mcp(config: &Config, now: Option<Time>) -> Result<()> {
     let access = Access::new(config.mcp_users.clone(), Grant::McpUsers);
-    crate::mcp::serve(open_engine(config, now).await?, access).await
+    crate::mcp::serve(open_engine(config, now, false).await?, access).await
 }
 
 /// `dreamd serve`: the HTTP server on `--listen` or `http.listen` until a stop signal.
@@ -379,7 +387,7 @@ async fn serve_http(
     })?;
     let signals = crate::service::signals::StopSignals::listen()
         .map_err(Error::io("installing signal handlers"))?;
-    let engine = open_engine(config, now).await?;
+    let engine = open_engine(config, now, true).await?;
     let stopped =
         crate::service::serve_http(engine, config, listen, signals.first(), signals.second())
             .await?;

@@ -383,7 +383,15 @@ impl<'a, S: Store> Manager<'a, S> {
         conversation_id: &str,
     ) -> Result<(String, Vec<MemoryRecord>)> {
         let records = self.recall(user_id, scopes, limit, query).await?;
-        let load = Load {
+        let load = self.load_of(user_id, conversation_id, &records);
+        let load_id = load.load_id.clone();
+        self.store.apply(vec![Write::InsertLoad(load)]).await?;
+        Ok((load_id, records))
+    }
+
+    /// The load of `records` into a conversation: which memories, at which versions, in order.
+    pub fn load_of(&self, user_id: &str, conversation_id: &str, records: &[MemoryRecord]) -> Load {
+        Load {
             load_id: new_id(),
             user_id: user_id.to_owned(),
             conversation_id: conversation_id.to_owned(),
@@ -395,10 +403,7 @@ impl<'a, S: Store> Manager<'a, S> {
                     version: r.memory.version,
                 })
                 .collect(),
-        };
-        let load_id = load.load_id.clone();
-        self.store.apply(vec![Write::InsertLoad(load)]).await?;
-        Ok((load_id, records))
+        }
     }
 
     pub async fn loads(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Load>> {

@@ -180,6 +180,8 @@ pub struct Server {
     address: SocketAddr,
     stop: CancellationToken,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// Kept to write the loads still queued when the server stops.
+    engine: Arc<dyn Engine>,
 }
 
 /// Binds the listening socket; an address in use or not ours is named.
@@ -197,13 +199,14 @@ pub async fn start(listener: TcpListener, options: Options) -> Result<Server> {
         tracing::warn!("http.tokens is empty: every API, MCP and page request will be refused");
     }
     let stop = CancellationToken::new();
+    let engine = options.engine.clone();
     let router = router(options, &stop)?;
     let shutdown = stop.clone().cancelled_owned();
     let task = tokio::spawn(async move {
         axum::serve(listener, router).with_graceful_shutdown(shutdown).await
     });
     tracing::info!(address = %address, "HTTP server listening");
-    Ok(Server { address, stop, task })
+    Ok(Server { address, stop, task, engine })
 }
 
 impl Server {
@@ -212,8 +215,15 @@ impl Server {
     }
 
     /// Stops taking connections and lets requests in flight finish for up
-    /// to `bound`; those still going then are dropped.
+    /// to `bound`; those still going then are dropped. The loads of the
+    /// requests answered are written before it returns.
     pub async fn stop(self, bound: Duration) {
+        let engine = self.engine.clone();
+        self.stop_serving(bound).await;
+        engine.close_loads().await;
+    }
+
+    async fn stop_serving(self, bound: Duration) {
         self.stop.cancel();
         let abort = self.task.abort_handle();
         match tokio::time::timeout(bound, self.task).await {

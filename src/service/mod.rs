@@ -54,8 +54,10 @@ pub async fn run<S: Store + Clone + 'static>(
     let _metrics_server = start_metrics(config, metrics.clone()).await?;
     let http = match config.http.listen {
         Some(listen) => {
+            let served = store.clone().keeping_recall_candidates();
             let engine = Arc::new(Tools {
-                store: store.clone().keeping_recall_candidates(),
+                loads: Some(crate::tools::loads::LoadWriter::start(served.clone())),
+                store: served,
                 now: None,
                 detector: config.detector().clone(),
                 embedder: crate::llm::embed::Embedder::from_config(config)?,

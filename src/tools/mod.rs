@@ -8,11 +8,12 @@
 //! refused text.
 
 pub mod args;
+pub mod loads;
 
 use crate::detect::Detector;
 use crate::domain::{
     Event, Kind, Load, MemoryRecord, Role, Scope, Status, SuggestionRecord, SuggestionStatus, Time,
-    truncate_time,
+    Write, truncate_time,
 };
 use crate::error::Error;
 use crate::llm::embed::Embedder;
@@ -261,6 +262,9 @@ pub struct Tools<S> {
     pub detector: Detector,
     /// `llm.embedding_model`'s client, when set (spec §10.25).
     pub embedder: Option<Embedder>,
+    /// Where recall's loads go when they are written off the request path
+    /// (the HTTP server); written at once when `None`.
+    pub loads: Option<loads::LoadWriter>,
 }
 
 fn parse_kind(text: &str, argument: &str) -> Result<Kind, Refusal> {
@@ -384,17 +388,31 @@ impl<S: Store> Tools<S> {
         let limit = a.limit.unwrap_or(crate::manage::DEFAULT_RECALL_LIMIT);
         let query = a.query.as_deref();
         let m = self.manager();
-        Ok(match &a.conversation_id {
-            Some(c) => {
-                let (load_id, memories) =
-                    m.recall_for(&a.user_id, &scopes, limit, query, c).await?;
-                Recalled { load_id: Some(load_id), memories }
-            }
-            None => Recalled {
-                load_id: None,
-                memories: m.recall(&a.user_id, &scopes, limit, query).await?,
-            },
-        })
+        let memories = m.recall(&a.user_id, &scopes, limit, query).await?;
+        let Some(conversation) = &a.conversation_id else {
+            return Ok(Recalled { load_id: None, memories });
+        };
+        let load = m.load_of(&a.user_id, conversation, &memories);
+        let load_id = Some(load.load_id.clone());
+        match &self.loads {
+            Some(writer) => writer.record(load).await?,
+            None => self.store.apply(vec![Write::InsertLoad(load)]).await?,
+        }
+        Ok(Recalled { load_id, memories })
+    }
+
+    /// Waits until the loads recorded so far are written, before loads are read.
+    async fn flush_loads(&self) {
+        if let Some(writer) = &self.loads {
+            writer.flush().await;
+        }
+    }
+
+    /// Writes the loads still queued and stops their writer (the server stops).
+    async fn close_loads(&self) {
+        if let Some(writer) = &self.loads {
+            writer.close().await;
+        }
     }
 
     pub async fn remember(
@@ -439,6 +457,7 @@ impl<S: Store> Tools<S> {
     }
 
     async fn explained(&self, memory_id: &str) -> Result<Explained, Refusal> {
+        self.flush_loads().await;
         let m = self.manager();
         Ok(Explained {
             memory: m.show(memory_id).await?,
@@ -543,6 +562,7 @@ impl<S: Store> Tools<S> {
     pub async fn loads(&self, access: &Access, q: LoadQuery) -> Result<LoadPage, Refusal> {
         access.check(&q.user_id)?;
         let limit = page_size(q.limit)?;
+        self.flush_loads().await;
         let mut loads = self.store.loads(&q.user_id, q.conversation_id.as_deref()).await?;
         loads.sort_by(|a, b| a.load_id.cmp(&b.load_id));
         let (loads, next_cursor) = page(loads, |l| &l.load_id, q.cursor.as_deref(), limit);
@@ -602,6 +622,7 @@ impl<S: Store> Tools<S> {
                 created_at: m.created_at,
             })
             .collect();
+        self.flush_loads().await;
         let loads = self.store.loads(&a.user_id, Some(c)).await?;
         let mut used: Vec<String> =
             loads.iter().flat_map(|l| l.memories.iter().map(|m| m.memory_id.clone())).collect();
@@ -669,6 +690,8 @@ macro_rules! engine {
             $($(#[$doc])* fn $name<'a>(&'a self, access: &'a Access, args: $arg) -> Answer<'a, $out>;)+
             /// Whether the store answers with the expected schema.
             fn health(&self) -> BoxFuture<'_, Health>;
+            /// Writes the loads still queued and stops their writer.
+            fn close_loads(&self) -> BoxFuture<'_, ()>;
         }
 
         impl<S: Store + 'static> Engine for Tools<S> {
@@ -677,6 +700,9 @@ macro_rules! engine {
             })+
             fn health(&self) -> BoxFuture<'_, Health> {
                 Box::pin(Tools::health(self))
+            }
+            fn close_loads(&self) -> BoxFuture<'_, ()> {
+                Box::pin(Tools::close_loads(self))
             }
         }
     };

@@ -32,6 +32,7 @@ on_both_backends!(
     recall_for_a_conversation_records_a_load,
     recall_with_a_query_weighs_the_evidence_quotes_lightly,
     recall_with_a_query_sees_every_change_whoever_makes_it,
+    queued_loads_are_all_written_and_seen_after_a_flush,
     the_store_reads_recall_s_first_memories_in_recall_s_order,
     the_store_reads_recall_s_candidates_with_their_evidence,
     an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
@@ -588,6 +589,37 @@ async fn recall_with_a_query_sees_every_change_whoever_makes_it<S: RawSql + Clon
     assert!(manager.recall("u1", &[], 5, Some("奶酪棒降钠")).await.unwrap().is_empty(), "purged");
     manager.set(explicit("u1", Kind::Background, "global", "负责奶酪棒降钠")).await.unwrap();
     assert_eq!(top("奶酪棒降钠").await.len(), 1, "the same user starting again");
+}
+
+/// The HTTP server's load writer: loads queued from many tasks are all
+/// written, a flush waits for every load queued before it, closing writes
+/// what is left, and a load after closing is refused, not lost silently.
+async fn queued_loads_are_all_written_and_seen_after_a_flush<S: RawSql + Clone + 'static>(
+    store: &S,
+) {
+    use dreamd::tools::loads::LoadWriter;
+    let manager = Manager::new(store, now(), &NO_EXTRA);
+    manager.set(explicit("u1", Kind::Presentation, "global", "结果先行")).await.unwrap();
+    let records = manager.recall("u1", &[], 5, None).await.unwrap();
+    let writer = std::sync::Arc::new(LoadWriter::start(store.clone()));
+    let tasks: Vec<_> = (0..300)
+        .map(|i| {
+            let (writer, load) =
+                (writer.clone(), manager.load_of("u1", &format!("c{}", i % 7), &records));
+            tokio::spawn(async move { writer.record(load).await.unwrap() })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    writer.flush().await;
+    assert_eq!(store.count("SELECT count(*) FROM loads").await, 300);
+    assert_eq!(store.count("SELECT count(*) FROM load_memories").await, 300);
+    let last = manager.load_of("u1", "c-last", &records);
+    writer.record(last.clone()).await.unwrap();
+    writer.close().await;
+    assert_eq!(manager.loads("u1", Some("c-last")).await.unwrap(), std::slice::from_ref(&last));
+    assert!(writer.record(last).await.is_err(), "a closed writer refuses");
 }
 
 async fn recall_for_a_conversation_records_a_load<S: RawSql>(store: &S) {
