@@ -1,8 +1,8 @@
 //! Recall over HTTP while a run is going (issue 13): the hot path, once per
 //! conversation start. Prints figures; asserts nothing about speed.
 //!
-//! SQLite, one user with 1,000 memories. The HTTP server runs in this
-//! process beside a run of the pipeline (as in the daemon), on a fake model
+//! SQLite, one user with 1,000 memories. The HTTP server runs beside a run
+//! of the pipeline (placed two ways, below), on a fake model
 //! that answers after 10 ms and proposes a slip per conversation and a
 //! memory per user, so the run keeps writing throughout. A real HTTP client
 //! (reqwest, on its own thread and runtime) sends `POST /v1/recall` with a
