@@ -42,6 +42,19 @@ pub async fn fresh_postgres_database(admin_url: &str) -> String {
     format!("{base}/{name}")
 }
 
+/// Drops a test database once its test passed (a failed test leaves its
+/// database for a look), so a long-lived test cluster does not fill up.
+pub async fn drop_postgres_database(admin_url: &str, url: &str, store: dreamd::store::PgStore) {
+    store.pool().close().await;
+    let name = url.rsplit_once('/').map(|(_, name)| name).unwrap_or(url);
+    let mut admin =
+        sqlx::PgConnection::connect(admin_url).await.expect("connect to the test server");
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {name} WITH (FORCE)")))
+        .execute(&mut admin)
+        .await
+        .expect("drop a test database");
+}
+
 /// Raw SQL for tests that check rows directly, as an operator or agent would.
 pub(crate) trait RawSql: Store {
     async fn count(&self, sql: &str) -> i64;
@@ -205,6 +218,7 @@ macro_rules! on_both_backends {
                     let url = crate::helpers::fresh_postgres_database(&admin).await;
                     let store = dreamd::store::PgStore::open(&url).await.unwrap();
                     super::$name(&store).await;
+                    crate::helpers::drop_postgres_database(&admin, &url, store).await;
                 }
             )+
         }
