@@ -11,13 +11,15 @@ use crate::domain::{
 };
 use crate::error::{Error, Result};
 use crate::store::rows::{
-    CandidateRow, EVENT_COLUMNS, EventRow, MEMORY_COLUMNS, MemoryRow, SLIP_COLUMNS, SUGGESTION_COLUMNS, SlipRow,
+    CandidateRow, EVENT_COLUMNS, EventRow, MEMORY_COLUMNS, MemoryRow, SLIP_COLUMNS,
+    SUGGESTION_COLUMNS, SlipRow,
     SuggestionRow, TombstoneRow, parse,
 };
 use crate::store::time::DbTime;
 use crate::select::{Candidate, ConversationMessages, Window};
 use crate::store::{
-    Backlog, Candidates, RecallCandidate, ConversationRecord, CopiedProgress, Counts, FailedRange, FailedUser, IngestWritten,
+    Backlog, Candidates, ConversationRecord, CopiedProgress, Counts, FailedRange, FailedUser,
+    IngestWritten, RecallCandidate,
     MessageSource, RunRecord, SchemaState, Store,
     changed_since_read, lost_claim, stale_memory, stale_suggestion,
 };
@@ -74,8 +76,9 @@ impl Backend {
     /// that what is kept under it is never older than it; `None` for a user
     /// who never had a memory, whose candidates are then not kept.
     async fn memory_stamp(&self, user_id: &str) -> Result<Option<i64>> {
-        let query = sqlx::query_as::<_, (i64,)>("SELECT stamp FROM memory_stamps WHERE user_id = $1")
-            .bind(user_id);
+        let query =
+            sqlx::query_as::<_, (i64,)>("SELECT stamp FROM memory_stamps WHERE user_id = $1")
+                .bind(user_id);
         let what = format!("reading the memory stamp of user {user_id}");
         Ok(self.read(query, &what, |(stamp,)| Ok(stamp)).await?.pop())
     }
@@ -88,8 +91,9 @@ impl Backend {
         &self,
         user_id: &str,
         scopes: &[String],
-    ) -> Result<Vec<(Memory, Vec<Evidence>)>> {
-        let (array, agg, as_json) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG, dialect::AS_JSON);
+    ) -> Result<Candidates> {
+        let (array, agg) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG);
+        let as_json = dialect::AS_JSON;
         let columns: Vec<String> = MEMORY_COLUMNS.split(", ").map(|c| format!("m.{c}")).collect();
         let query = sqlx::query_scalar::<_, Json<Vec<CandidateRow>>>(sql(format!(
             "SELECT coalesce({agg}({array}({array}({}), {as_json}((SELECT coalesce({agg}(\
@@ -108,7 +112,8 @@ impl Backend {
             query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
         rows.into_iter()
             .map(|CandidateRow(memory, evidence)| {
-                Ok((Memory::try_from(memory)?, evidence.into_iter().map(Evidence::from).collect()))
+                let evidence = evidence.into_iter().map(Evidence::from).collect();
+                Ok(RecallCandidate::new(Memory::try_from(memory)?, evidence))
             })
             .collect()
     }
@@ -592,18 +597,13 @@ impl Store for Backend {
 
     async fn recall_candidates(&self, user_id: &str, scopes: &[String]) -> Result<Candidates> {
         let Some(cache) = &self.recall_cache else {
-            return Ok(self.read_recall_candidates(user_id, scopes).await?.into_iter().map(|(m, e)| RecallCandidate::new(m, e)).collect());
+            return self.read_recall_candidates(user_id, scopes).await;
         };
         let stamp = self.memory_stamp(user_id).await?;
         if let Some(kept) = stamp.and_then(|stamp| cache.get(user_id, scopes, stamp)) {
             return Ok(kept);
         }
-        let candidates: Candidates = self
-            .read_recall_candidates(user_id, scopes)
-            .await?
-            .into_iter()
-            .map(|(memory, evidence)| RecallCandidate::new(memory, evidence))
-            .collect();
+        let candidates = self.read_recall_candidates(user_id, scopes).await?;
         if let Some(stamp) = stamp {
             cache.put(user_id, scopes, stamp, candidates.clone());
         }
