@@ -16,7 +16,7 @@ use dreamd::extract::validate::{Checks, validate};
 use dreamd::llm::answer;
 use dreamd::llm::{ConsolidationAnswer, StageOneAnswer};
 use proptest::prelude::*;
-use proptest::test_runner::{Config as RunnerConfig, TestRunner};
+use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 
@@ -220,14 +220,25 @@ fn stage_one_text() -> impl Strategy<Value = String> {
         2 => any_json().prop_map(|v| v.to_string()),
         1 => any_json().prop_map(|v| json!({"slips": v}).to_string()),
         1 => (1usize..3000).prop_map(|n| "[".repeat(n) + &"]".repeat(n)),
-        1 => Just(format!("{{\"slips\": [{}]}}", vec![valid["slips"][0].to_string(); 200].join(","))),
-        1 => Just("{\"slips\": [{\"quote\": \"\\ud800\"}]}".to_owned()),
         1 => "\\PC{0,80}",
     ]
 }
 
-#[test]
-fn stage_one_answers_never_panic_and_what_is_kept_obeys_every_rule() {
+/// Hostile answers that need no generating: each is checked once, not in
+/// every generated case (a 200-slip array repeated 3,000 times was most of
+/// this file's time).
+fn fixed_stage_one_answers() -> Vec<String> {
+    let slip = json!({"message_id": "m2", "quote": "都先说结果", "content": "Reports: result first",
+        "kind": "presentation", "scope": "domain:report", "durability": "lasting", "valid_until": null});
+    vec![
+        json!({"slips": vec![slip; 200]}).to_string(),
+        "{\"slips\": [{\"quote\": \"\\ud800\"}]}".to_owned(),
+        "[".repeat(100_000) + &"]".repeat(100_000),
+    ]
+}
+
+/// What a stage-one answer may lead to: nothing kept that breaks a rule.
+fn stage_one_answer_obeys_every_rule(text: &str) -> Result<(), TestCaseError> {
     let detector = Detector::default();
     let user = message("m2", Role::User, USER_TEXT);
     let assistant = message("m3", Role::Assistant, "好的，以后都先说结果");
@@ -242,29 +253,36 @@ fn stage_one_answers_never_panic_and_what_is_kept_obeys_every_rule() {
         allowed_scopes: &allowed,
         detector: &detector,
     };
+    let read = answer::json_object(text)
+        .and_then(|v| answer::read::<StageOneAnswer>(v, "note_slips", "slips", "$.slips"));
+    let Ok(parsed) = read else { return Ok(()) };
+    for slip in validate(parsed.slips, &checks).kept {
+        prop_assert_eq!(slip.message_id.as_str(), "m2");
+        let quote = slip.quote.clone().unwrap();
+        prop_assert!(dreamd::text::quote_occurs_in(&quote, USER_TEXT));
+        prop_assert!(
+            detector.scan(&quote).is_none()
+                && detector.scan(slip.content.as_deref().unwrap()).is_none()
+        );
+        prop_assert!(allowed.contains(&slip.scope.to_string()));
+        prop_assert!(
+            !dreamd::text::has_one_off_marker(&quote) || slip.durability == Durability::Until
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn stage_one_answers_never_panic_and_what_is_kept_obeys_every_rule() {
     let mut runner = runner(cases(40_000));
-    runner
-        .run(&stage_one_text(), |text| {
-            let read = answer::json_object(&text)
-                .and_then(|v| answer::read::<StageOneAnswer>(v, "note_slips", "slips", "$.slips"));
-            let Ok(parsed) = read else { return Ok(()) };
-            for slip in validate(parsed.slips, &checks).kept {
-                prop_assert_eq!(slip.message_id.as_str(), "m2");
-                let quote = slip.quote.clone().unwrap();
-                prop_assert!(dreamd::text::quote_occurs_in(&quote, USER_TEXT));
-                prop_assert!(
-                    detector.scan(&quote).is_none()
-                        && detector.scan(slip.content.as_deref().unwrap()).is_none()
-                );
-                prop_assert!(allowed.contains(&slip.scope.to_string()));
-                prop_assert!(
-                    !dreamd::text::has_one_off_marker(&quote)
-                        || slip.durability == Durability::Until
-                );
-            }
-            Ok(())
-        })
-        .unwrap();
+    runner.run(&stage_one_text(), |text| stage_one_answer_obeys_every_rule(&text)).unwrap();
+}
+
+#[test]
+fn huge_and_broken_stage_one_answers_never_panic() {
+    for text in fixed_stage_one_answers() {
+        stage_one_answer_obeys_every_rule(&text).unwrap();
+    }
 }
 
 fn slip(id: &str, conversation: &str, when: &str) -> Slip {
