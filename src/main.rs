@@ -29,7 +29,16 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     // and slow-pool notices under load would bury the report.
     let quiet_runs = matches!(cli.command, Some(Command::Eval(_)));
     init_logging(&config, json_logs, quiet_runs);
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    // One-shot commands wait on the database and the model, not on CPU: one
+    // thread spares them the cross-thread wake-ups (a `--run-once` spent
+    // a third of its futex calls parking and waking runtime workers). The
+    // services keep a worker per core for their concurrent clients.
+    let mut runtime = if service {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = runtime.enable_all().build()?;
     Ok(runtime.block_on(dreamd::commands::run(cli, &config))?)
 }
 

@@ -48,8 +48,11 @@ impl<S: Store> StageOne<'_, S> {
     /// Extracts one claimed conversation; never fails the run.
     pub async fn conversation(&self, candidate: &Candidate, now: Time) -> Outcome {
         let mut outcome = Outcome::default();
-        let mut progress =
-            Progress { watermark: candidate.watermark_seq, working_to: candidate.last_seq };
+        let mut progress = Progress {
+            watermark: candidate.watermark_seq,
+            working_to: candidate.last_seq,
+            released: false,
+        };
         let result = self.extract(candidate, now, &mut outcome, &mut progress).await;
         let Some(owner) = self.owner else {
             outcome.ending =
@@ -68,11 +71,12 @@ impl<S: Store> StageOne<'_, S> {
             );
         }
         match result {
-            Ok(()) => {
+            Ok(()) if !progress.released => {
                 if let Err(e) = self.store.release_claim(&candidate.conversation_id, owner).await {
                     tracing::warn!(error = %e, "could not release the claim; it expires by itself");
                 }
             }
+            Ok(()) => {}
             Err(failure) => {
                 let reason = failure.to_string();
                 tracing::warn!(stage = "extract", outcome = "failed", reason = %reason, "conversation failed; it is retried next run");
@@ -127,20 +131,18 @@ impl<S: Store> StageOne<'_, S> {
         );
         outcome.skipped_out_of_window = plan.skipped;
         let allowed = self.allowed_scopes(c).await?;
-        for chunk in &plan.chunks {
-            progress.working_to = chunk.end_seq;
-            let slips = self.chunk(c, chunk, now, &allowed, outcome).await?;
-            self.commit(c, progress.watermark, chunk.end_seq, slips, outcome).await?;
-            progress.watermark = chunk.end_seq;
-        }
         // Every number up to the claimed `last_seq` is committed or a gap (a
         // duplicate numbered and then skipped), never a message in flight:
         // the watermark may pass it, so the conversation is not taken again.
         let end_seq = plan.end_seq.max(c.last_seq);
+        for chunk in &plan.chunks {
+            progress.working_to = chunk.end_seq;
+            let slips = self.chunk(c, chunk, now, &allowed, outcome).await?;
+            self.commit(c, progress, chunk.end_seq >= end_seq, slips, outcome).await?;
+        }
         if progress.watermark < end_seq {
             progress.working_to = end_seq;
-            self.commit(c, progress.watermark, end_seq, Vec::new(), outcome).await?;
-            progress.watermark = end_seq;
+            self.commit(c, progress, true, Vec::new(), outcome).await?;
         }
         Ok(())
     }
@@ -193,19 +195,24 @@ impl<S: Store> StageOne<'_, S> {
         Ok(verdict.kept)
     }
 
+    /// Commits the range `progress` is working on; the `last` commit of
+    /// the conversation also releases its claim.
     async fn commit(
         &self,
         c: &Candidate,
-        from: i64,
-        to: i64,
+        progress: &mut Progress,
+        last: bool,
         slips: Vec<Slip>,
         outcome: &mut Outcome,
     ) -> Result<(), StepFailure> {
+        let range = (progress.watermark, progress.working_to);
         if let Some(owner) = self.owner {
             self.store
-                .commit_extraction(&c.conversation_id, owner, from, to, slips.clone())
+                .commit_extraction(&c.conversation_id, owner, range, slips.clone(), last)
                 .await?;
+            progress.released = last;
         }
+        progress.watermark = progress.working_to;
         outcome.kept.extend(slips);
         Ok(())
     }
@@ -216,16 +223,16 @@ impl<S: Store> StageOne<'_, S> {
         let mut scopes: BTreeSet<String> = BTreeSet::from(["global".to_owned()]);
         scopes.extend(self.config.policy.domains.iter().map(|d| format!("domain:{d}")));
         scopes.extend(c.scopes.iter().cloned());
-        scopes.extend(
-            self.store.memories(&c.user_id).await?.into_iter().map(|m| m.scope.as_str().to_owned()),
-        );
+        scopes.extend(self.store.memory_scopes(&c.user_id).await?);
         Ok(scopes.into_iter().collect())
     }
 }
 
-/// How far a conversation got: its watermark, and the end of the chunk being
-/// worked on (the range a failure is counted against).
+/// How far a conversation got: its watermark, the end of the chunk being
+/// worked on (the range a failure is counted against), and whether the
+/// last commit released the claim.
 struct Progress {
     watermark: i64,
     working_to: i64,
+    released: bool,
 }

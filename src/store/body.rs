@@ -69,7 +69,12 @@ where
 
 impl Backend {
     async fn write_tx(&self, what: &str) -> Result<Tx> {
-        dialect::begin_write(&self.pool).await.map_err(Error::db(what.to_owned()))
+        dialect::begin_write(&self.writer).await.map_err(Error::db(what.to_owned()))
+    }
+
+    /// A connection for one write statement outside a transaction.
+    async fn writer(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
+        self.writer.acquire().await.map_err(Error::db("waiting for the database's writer"))
     }
 
     /// The user's stamp (migration 0009), read before the candidates so
@@ -118,6 +123,7 @@ impl Backend {
             .collect()
     }
 
+    /// A connection for reads.
     async fn conn(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
         self.pool.acquire().await.map_err(Error::db("getting a database connection"))
     }
@@ -583,6 +589,14 @@ impl Store for Backend {
         self.memories_where("user_id = $1", user_id).await
     }
 
+    async fn memory_scopes(&self, user_id: &str) -> Result<Vec<String>> {
+        let query =
+            sqlx::query_as::<_, (String,)>("SELECT DISTINCT scope FROM memories WHERE user_id = $1")
+                .bind(user_id);
+        let what = format!("reading the memory scopes of user {user_id}");
+        self.read(query, &what, |(scope,)| Ok(scope)).await
+    }
+
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>> {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
     }
@@ -772,27 +786,35 @@ impl Store for Backend {
         context: u32,
     ) -> Result<ConversationMessages> {
         type MessageRow = (i64, String, String, String, DbTime);
+        // One row of two JSON arrays: each row sqlx hands over crosses from
+        // SQLite's worker thread, and this runs once per conversation.
+        let (array, agg, as_json) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG, dialect::AS_JSON);
+        let messages = |from: &str| {
+            format!(
+                "{as_json}(coalesce((SELECT {agg}({array}(seq, message_id, role, content, created_at) \
+                 ORDER BY seq) FROM {from}), '[]'))"
+            )
+        };
+        let query = sqlx::query_as::<_, (Json<Vec<MessageRow>>, Json<Vec<MessageRow>>)>(sql(format!(
+            "SELECT {}, {}",
+            messages(
+                "(SELECT * FROM messages WHERE conversation_id = $1 AND seq <= $2 \
+                 ORDER BY seq DESC LIMIT $3) b"
+            ),
+            messages("messages WHERE conversation_id = $1 AND seq > $2"),
+        )))
+        .bind(conversation_id)
+        .bind(watermark_seq)
+        .bind(i64::from(context));
         let what = format!("reading messages of conversation {conversation_id}");
+        let (Json(before), Json(unprocessed)) =
+            query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
         let message = |(seq, message_id, role, content, at): MessageRow| {
             let role = parse(&role, "role", &format!("message {message_id}"))?;
             Ok(StoredMessage { seq, message_id, role, content, created_at: at.0 })
         };
-        let unprocessed = sqlx::query_as::<_, MessageRow>(
-            "SELECT seq, message_id, role, content, created_at FROM messages \
-             WHERE conversation_id = $1 AND seq > $2 ORDER BY seq",
-        )
-        .bind(conversation_id)
-        .bind(watermark_seq);
-        let before = sqlx::query_as::<_, MessageRow>(
-            "SELECT seq, message_id, role, content, created_at FROM messages \
-             WHERE conversation_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
-        )
-        .bind(conversation_id)
-        .bind(watermark_seq)
-        .bind(i64::from(context));
-        let mut before = self.read(before, &what, message).await?;
-        before.reverse();
-        let unprocessed = self.read(unprocessed, &what, message).await?;
+        let before = before.into_iter().map(message).collect::<Result<_>>()?;
+        let unprocessed = unprocessed.into_iter().map(message).collect::<Result<_>>()?;
         Ok(ConversationMessages { before, unprocessed })
     }
 
@@ -800,19 +822,22 @@ impl Store for Backend {
         &self,
         conversation_id: &str,
         owner: &str,
-        from_seq: i64,
-        to_seq: i64,
+        (from_seq, to_seq): (i64, i64),
         slips: Vec<Slip>,
+        last: bool,
     ) -> Result<()> {
         let mut tx = self.write_tx("starting a transaction").await?;
         let advance = sqlx::query(
-            "UPDATE conversations SET watermark_seq = $1, attempts = 0 \
+            "UPDATE conversations SET watermark_seq = $1, attempts = 0, \
+             claim_owner = CASE WHEN $5 THEN NULL ELSE claim_owner END, \
+             claim_expires_at = CASE WHEN $5 THEN NULL ELSE claim_expires_at END \
              WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4",
         )
         .bind(to_seq)
         .bind(conversation_id)
         .bind(from_seq)
-        .bind(owner);
+        .bind(owner)
+        .bind(last);
         let what = format!("moving the watermark of conversation {conversation_id}");
         if exec(&mut tx, advance, &what).await? == 0 {
             return Err(lost_claim(conversation_id));
@@ -874,7 +899,7 @@ impl Store for Backend {
         .bind(conversation_id)
         .bind(owner);
         exec(
-            &mut *self.conn().await?,
+            &mut *self.writer().await?,
             release,
             &format!("releasing conversation {conversation_id}"),
         )
@@ -883,7 +908,7 @@ impl Store for Backend {
     }
 
     async fn renew_claims(&self, owner: &str, until: Time) -> Result<u64> {
-        let mut conn = self.conn().await?;
+        let mut conn = self.writer().await?;
         let mut renewed = 0;
         for statement in [
             "UPDATE conversations SET claim_expires_at = $1 WHERE claim_owner = $2",
@@ -909,7 +934,7 @@ impl Store for Backend {
         .bind(DbTime(run.finished_at))
         .bind(run.dry_run)
         .bind(Json(&run.summary));
-        exec(&mut *self.conn().await?, save, &format!("saving run {}", run.run_id)).await?;
+        exec(&mut *self.writer().await?, save, &format!("saving run {}", run.run_id)).await?;
         Ok(())
     }
 
@@ -983,14 +1008,14 @@ impl Store for Backend {
             .bind(reason)
             .bind(DbTime(now));
         let what = format!("counting a failure of user {user_id}");
-        let attempts = self.read(record, &what, |(n,)| Ok(n)).await?;
+        let attempts = all(&mut *self.writer().await?, record, &what, |(n,)| Ok(n)).await?;
         Ok(attempts.into_iter().sum())
     }
 
     async fn clear_user_failure(&self, user_id: &str) -> Result<()> {
         let clear = sqlx::query("DELETE FROM user_failures WHERE user_id = $1").bind(user_id);
         let what = format!("clearing the failures of user {user_id}");
-        exec(&mut *self.conn().await?, clear, &what).await?;
+        exec(&mut *self.writer().await?, clear, &what).await?;
         Ok(())
     }
 
@@ -1016,7 +1041,7 @@ impl Store for Backend {
         .bind(DbTime(until))
         .bind(DbTime(now));
         let claimed =
-            exec(&mut *self.conn().await?, claim, &format!("claiming user {user_id}")).await?;
+            exec(&mut *self.writer().await?, claim, &format!("claiming user {user_id}")).await?;
         Ok(claimed == 1)
     }
 
@@ -1024,12 +1049,12 @@ impl Store for Backend {
         let release = sqlx::query("DELETE FROM user_claims WHERE user_id = $1 AND owner = $2")
             .bind(user_id)
             .bind(owner);
-        exec(&mut *self.conn().await?, release, &format!("releasing user {user_id}")).await?;
+        exec(&mut *self.writer().await?, release, &format!("releasing user {user_id}")).await?;
         Ok(())
     }
 
     async fn release_claims(&self, owner: &str) -> Result<u64> {
-        let mut conn = self.conn().await?;
+        let mut conn = self.writer().await?;
         let what = format!("releasing the claims of run {owner}");
         let mut released = 0;
         for statement in [
@@ -1185,6 +1210,6 @@ impl Store for Backend {
 
     async fn purge_slips(&self, before: Time) -> Result<u64> {
         let purge = sqlx::query(crate::store::PURGEABLE_SLIPS).bind(DbTime(before));
-        exec(&mut *self.conn().await?, purge, "purging old slips").await
+        exec(&mut *self.writer().await?, purge, "purging old slips").await
     }
 }

@@ -157,6 +157,9 @@ pub trait Store: Send + Sync {
     /// All of a user's memories, whatever their status.
     async fn memories(&self, user_id: &str) -> Result<Vec<Memory>>;
 
+    /// The scopes of all of a user's memories, whatever their status, once each.
+    async fn memory_scopes(&self, user_id: &str) -> Result<Vec<String>>;
+
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
@@ -237,16 +240,18 @@ pub trait Store: Send + Sync {
         context: u32,
     ) -> Result<ConversationMessages>;
 
-    /// Writes a chunk's slips and moves the watermark from `from_seq` to
-    /// `to_seq`, in one transaction, only while `owner` holds the claim
-    /// (otherwise stale, nothing written).
+    /// Writes a chunk's slips and moves the watermark over `range` (from,
+    /// to), in one transaction, only while `owner` holds the claim
+    /// (otherwise stale, nothing written). The conversation's `last` commit
+    /// also releases the claim, in the same transaction: one write fewer per
+    /// conversation, and a process killed after it leaves no claim behind.
     async fn commit_extraction(
         &self,
         conversation_id: &str,
         owner: &str,
-        from_seq: i64,
-        to_seq: i64,
+        range: (i64, i64),
         slips: Vec<Slip>,
+        last: bool,
     ) -> Result<()>;
 
     /// Counts a failed attempt at the range after `from_seq` up to `to_seq`;

@@ -14,6 +14,8 @@ use std::time::Duration;
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// The same pool: PostgreSQL's writers run concurrently.
+    writer: PgPool,
     /// Recall's candidates between calls, checked against the database's
     /// stamp; only in long-running processes (`Store::keeping_recall_candidates`).
     recall_cache: Option<Arc<RecallCache>>,
@@ -29,7 +31,7 @@ impl PgStore {
             .await
             .map_err(Error::db(format!("connecting to {}", mask_url_password(url))))?;
         dialect::MIGRATOR.run(&pool).await?;
-        Ok(PgStore { pool, recall_cache: None })
+        Ok(PgStore { writer: pool.clone(), pool, recall_cache: None })
     }
 
     /// The pool, for tests that check rows with SQL.

@@ -10,13 +10,22 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long a write waits for another writer's lock.
+/// How long a write waits for another process's lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a write waits for this process's writer connection.
+const WRITER_QUEUE_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Cheap to clone: clones share one connection pool.
+/// Cheap to clone: clones share the connection pools.
 #[derive(Clone)]
 pub struct SqliteStore {
+    /// Connections for reads (WAL: readers never wait for the writer).
     pool: SqlitePool,
+    /// The one connection this process writes through. Writes queue for it
+    /// in order, in the process; with several writing connections they met
+    /// in SQLite's busy handler instead, which sleeps and polls the lock:
+    /// under a run's concurrency that cost more CPU and time than the
+    /// writes. Other processes still wait up to the busy timeout.
+    writer: SqlitePool,
     /// Recall's candidates between calls, checked against the database's
     /// stamp; only in long-running processes (`Store::keeping_recall_candidates`).
     recall_cache: Option<Arc<RecallCache>>,
@@ -37,21 +46,32 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(busy_timeout);
-        let pool =
-            SqlitePoolOptions::new().max_connections(4).connect_with(options).await.map_err(
-                Error::db(format!(
-                    "opening SQLite database {} (does its directory exist and is it writable?)",
-                    path.display()
-                )),
-            )?;
-        dialect::MIGRATOR.run(&pool).await?;
-        Ok(SqliteStore { pool, recall_cache: None })
+        let opening = || {
+            Error::db(format!(
+                "opening SQLite database {} (does its directory exist and is it writable?)",
+                path.display()
+            ))
+        };
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(WRITER_QUEUE_TIMEOUT)
+            .connect_with(options.clone())
+            .await
+            .map_err(opening())?;
+        dialect::MIGRATOR.run(&writer).await?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .map_err(opening())?;
+        Ok(SqliteStore { pool, writer, recall_cache: None })
     }
 
     /// Closes every connection and checkpoints the write-ahead log, so the
     /// file can be removed (`dreamd eval` does, after each scratch case).
     pub async fn close(self) {
         self.pool.close().await;
+        self.writer.close().await;
     }
 
     /// The pool, for tests that check rows with SQL.
