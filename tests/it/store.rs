@@ -23,6 +23,7 @@ on_both_backends!(
     lifecycle_changes_write_history_events,
     delete_erases_text_everywhere_and_leaves_a_tombstone,
     a_lost_compare_and_set_writes_nothing,
+    a_conversation_s_last_commit_releases_its_claim,
     accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence,
     accepting_an_update_on_a_moved_target_fails_stale,
     rejecting_a_suggestion_is_final,
@@ -303,6 +304,48 @@ async fn a_lost_compare_and_set_writes_nothing<S: RawSql>(store: &S) {
     assert!(matches!(err, Error::Stale(_)), "{err}");
     assert_eq!(store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c9'").await, 0);
     assert_eq!(store.memory(&memory.memory_id).await.unwrap().unwrap(), memory);
+}
+
+/// Stage one's commits keep the claim until the last, which releases it in
+/// the same transaction; the old owner can then write nothing more.
+async fn a_conversation_s_last_commit_releases_its_claim<S: RawSql>(store: &S) {
+    let lines = [
+        r#"{"user_id":"u1","conversation_id":"c1","message_id":"m1","role":"user","content":"a","created_at":"2026-11-20T09:00:00Z"}"#,
+        r#"{"user_id":"u1","conversation_id":"c1","message_id":"m2","role":"user","content":"b","created_at":"2026-11-20T09:01:00Z"}"#,
+    ];
+    ingest_text(store, &lines.join("\n")).await.unwrap();
+    let window = dreamd::select::Window {
+        now: at("2026-11-29T12:00:00Z"),
+        idle_cutoff: at("2026-11-29T06:00:00Z"),
+        lookback_cutoff: at("2026-11-01T00:00:00Z"),
+        limit: 10,
+    };
+    let until = at("2026-11-29T12:10:00Z");
+    let claimed = store.select_conversations(&window, Some(("run-a", until))).await.unwrap();
+    let c = &claimed[0];
+    let held = "SELECT count(*) FROM conversations WHERE claim_owner = 'run-a' AND claim_expires_at IS NOT NULL";
+    let middle = c.last_seq - 1;
+    store
+        .commit_extraction("c1", "run-a", (c.watermark_seq, middle), Vec::new(), false)
+        .await
+        .unwrap();
+    assert_eq!(store.count(held).await, 1, "a commit before the last keeps the claim");
+    assert!(store.select_conversations(&window, Some(("run-b", until))).await.unwrap().is_empty());
+    let slip = slip("u1", "c1", "m2", SlipState::New);
+    store.commit_extraction("c1", "run-a", (middle, c.last_seq), vec![slip], true).await.unwrap();
+    assert_eq!(
+        store
+            .count("SELECT count(*) FROM conversations WHERE claim_owner IS NULL AND claim_expires_at IS NULL")
+            .await,
+        1,
+        "the last commit released the claim"
+    );
+    assert_eq!(store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c1'").await, 1);
+    let err = store
+        .commit_extraction("c1", "run-a", (c.last_seq, c.last_seq), Vec::new(), true)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Stale(_)), "{err}");
 }
 
 fn suggestion(
