@@ -16,6 +16,9 @@
 //! and connection pool, as in its own process) and as the daemon's own
 //! server (`http.listen`, sharing the run's runtime).
 
+mod common;
+
+use common::Model;
 use dreamd::config::{Config, HttpToken};
 use dreamd::domain::{Kind, Memory, Origin, Scope, Status, Write};
 use dreamd::http::auth::Tokens;
@@ -29,43 +32,12 @@ use std::io::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, MockServer};
 
 const NOW: &str = "2026-11-29T12:00:00Z";
 const RATE: u64 = 500;
 const TOKEN: &str = "bench-token-0123456789abcdef";
 const TARGET_P99_MS: f64 = 5.0;
-
-/// Answers stage one with a slip quoting the first message, stage two with
-/// a memory made of all the user's slips.
-struct Proposing;
-
-impl wiremock::Respond for Proposing {
-    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
-        let chat: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
-        let doc: serde_json::Value =
-            serde_json::from_str(chat["messages"][1]["content"].as_str().unwrap()).unwrap();
-        let content = match doc.get("messages") {
-            Some(messages) => {
-                let m = &messages[0];
-                serde_json::json!({"slips": [{"message_id": m["message_id"], "quote": m["content"], "content": "Reports: result first",
-                    "kind": "presentation", "scope": "global", "durability": "lasting", "valid_until": null}]})
-            }
-            None => {
-                let ids: Vec<&serde_json::Value> =
-                    doc["slips"].as_array().unwrap().iter().map(|s| &s["slip_id"]).collect();
-                serde_json::json!({"operations": [{"op": "create", "kind": "presentation", "scope": "global",
-                    "content": "Reports: result first", "slip_ids": ids, "supersedes_slip_ids": []}]})
-            }
-        };
-        ResponseTemplate::new(200)
-            .set_body_json(serde_json::json!({
-                "id": "x", "object": "chat.completion", "created": 0, "model": "fake",
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content.to_string()}}]
-            }))
-            .set_delay(Duration::from_millis(10))
-    }
-}
 
 fn config(dir: &std::path::Path, base_url: &str) -> Config {
     let file = dir.join("dreamd.toml");
@@ -270,7 +242,10 @@ async fn main() {
 async fn measure(placement: Placement, label: &str, seconds: u64) {
     let dir = tempfile::TempDir::new().unwrap();
     let model = MockServer::start().await;
-    Mock::given(method("POST")).respond_with(Proposing).mount(&model).await;
+    Mock::given(method("POST"))
+        .respond_with(Model { delay: Duration::from_millis(10) })
+        .mount(&model)
+        .await;
     let config = config(dir.path(), &model.uri());
     let db = dir.path().join("bench.db");
     let store = SqliteStore::open(&db).await.unwrap();

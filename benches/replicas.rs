@@ -9,50 +9,19 @@
 //! started with `.ci/postgres` in a directory of its own.
 //! `DREAMD_BENCH_REPLICA_CONVERSATIONS` changes the input size (1,600).
 
+mod common;
+
+use common::{Model, children_cpu_seconds};
 use sqlx::Connection;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer};
 
 const NOW: &str = "2026-11-29T12:00:00Z";
 const USERS: usize = 100;
 const LATENCY: Duration = Duration::from_millis(200);
-
-/// Stage one: a slip quoting the first user message; stage two: one memory
-/// from all the user's slips. Every answer after 200 ms.
-struct Model;
-
-impl Respond for Model {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let chat: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
-        let doc: serde_json::Value =
-            serde_json::from_str(chat["messages"][1]["content"].as_str().unwrap()).unwrap();
-        let content = match doc.get("messages") {
-            Some(messages) => {
-                let m = &messages[0];
-                serde_json::json!({"slips": [{"message_id": m["message_id"], "quote": m["content"],
-                    "content": "Reports: result first", "kind": "presentation", "scope": "global",
-                    "durability": "lasting", "valid_until": null}]})
-            }
-            None => {
-                let ids: Vec<&serde_json::Value> =
-                    doc["slips"].as_array().unwrap().iter().map(|s| &s["slip_id"]).collect();
-                serde_json::json!({"operations": [{"op": "create", "kind": "presentation", "scope": "global",
-                    "content": "Reports: result first", "slip_ids": ids, "supersedes_slip_ids": []}]})
-            }
-        };
-        ResponseTemplate::new(200)
-            .set_body_json(serde_json::json!({
-                "id": "x", "object": "chat.completion", "created": 0, "model": "fake",
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": content.to_string()}}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
-            }))
-            .set_delay(LATENCY)
-    }
-}
 
 /// A PostgreSQL server: the one tests use, or a throwaway one stopped on drop.
 struct Postgres {
@@ -142,26 +111,6 @@ fn dreamd(database_url: &str, model_url: &str, args: &[&str]) -> Command {
     command
 }
 
-/// User and system CPU seconds of this process's reaped children (as
-/// `getrusage(RUSAGE_CHILDREN)` counts them), from /proc.
-fn children_cpu_seconds() -> (f64, f64) {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
-    // Fields after the command name (which may hold spaces) in parentheses.
-    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
-    // cutime and cstime are fields 16 and 17 of stat(5), i.e. 13 and 14 here.
-    let seconds = |i: usize| fields[i].parse::<f64>().unwrap() / clock_ticks_per_second();
-    (seconds(13), seconds(14))
-}
-
-fn clock_ticks_per_second() -> f64 {
-    Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse().ok())
-        .unwrap_or(100.0)
-}
-
 struct Measured {
     rate: f64,
     cpu_ms_per_conversation: f64,
@@ -232,7 +181,7 @@ async fn main() {
         .unwrap_or(1600);
     let pg = Postgres::get();
     let model = MockServer::start().await;
-    Mock::given(method("POST")).respond_with(Model).mount(&model).await;
+    Mock::given(method("POST")).respond_with(Model { delay: LATENCY }).mount(&model).await;
     println!(
         "replicas: {n} conversations of {USERS} users, 200 ms model, llm.concurrency = 8 per replica"
     );

@@ -11,6 +11,9 @@
 //! 4. selection time at 10 million messages (`DREAMD_BENCH_MESSAGES` to
 //!    change): target ≤ 10 ms.
 
+mod common;
+
+use common::Model;
 use dreamd::config::Config;
 use dreamd::ingest::ingest;
 use dreamd::llm::Provider;
@@ -37,35 +40,6 @@ async fn fake_model(delay: Duration) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST")).respond_with(answer().set_delay(delay)).mount(&server).await;
     server
-}
-
-/// Answers stage one with a slip quoting the first user message, and stage
-/// two with a memory created from all the user's slips.
-struct Proposing;
-
-impl wiremock::Respond for Proposing {
-    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
-        let chat: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
-        let doc: serde_json::Value =
-            serde_json::from_str(chat["messages"][1]["content"].as_str().unwrap()).unwrap();
-        let content = match doc.get("messages") {
-            Some(messages) => {
-                let m = &messages[0];
-                serde_json::json!({"slips": [{"message_id": m["message_id"], "quote": m["content"], "content": "Reports: result first",
-                    "kind": "presentation", "scope": "global", "durability": "lasting", "valid_until": null}]})
-            }
-            None => {
-                let ids: Vec<&serde_json::Value> =
-                    doc["slips"].as_array().unwrap().iter().map(|s| &s["slip_id"]).collect();
-                serde_json::json!({"operations": [{"op": "create", "kind": "presentation", "scope": "global",
-                    "content": "Reports: result first", "slip_ids": ids, "supersedes_slip_ids": []}]})
-            }
-        };
-        ResponseTemplate::new(200).set_body_json(serde_json::json!({
-            "id": "x", "object": "chat.completion", "created": 0, "model": "fake",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content.to_string()}}]
-        }))
-    }
 }
 
 fn config(dir: &std::path::Path, base_url: &str, concurrency: u32) -> Config {
@@ -128,7 +102,10 @@ async fn throughput(
         Some(delay) => fake_model(delay).await,
         None => {
             let server = MockServer::start().await;
-            Mock::given(method("POST")).respond_with(Proposing).mount(&server).await;
+            Mock::given(method("POST"))
+                .respond_with(Model { delay: Duration::ZERO })
+                .mount(&server)
+                .await;
             server
         }
     };
