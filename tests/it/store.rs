@@ -46,6 +46,16 @@ fn at(s: &str) -> Time {
     s.parse().unwrap()
 }
 
+/// A run at noon on 2026-11-29: idle since 06:00, looking back to 1 November.
+fn selection_window() -> dreamd::select::Window {
+    dreamd::select::Window {
+        now: at("2026-11-29T12:00:00Z"),
+        idle_cutoff: at("2026-11-29T06:00:00Z"),
+        lookback_cutoff: at("2026-11-01T00:00:00Z"),
+        limit: 10,
+    }
+}
+
 async fn ingest_text<S: RawSql>(
     store: &S,
     text: &str,
@@ -104,14 +114,7 @@ async fn ingest_keeps_conversations_current_for_selection<S: RawSql>(store: &S) 
     );
     let scoped = r#"{"user_id":"u1","conversation_id":"c1","message_id":"s","role":"user","content":"x","created_at":"2026-11-20T13:00:00Z","scopes":["project:A","domain:standard"]}"#;
     ingest_text(store, scoped).await.unwrap();
-    let t = |s: &str| s.parse::<dreamd::domain::Time>().unwrap();
-    let window = dreamd::select::Window {
-        now: t("2026-11-29T12:00:00Z"),
-        idle_cutoff: t("2026-11-29T06:00:00Z"),
-        lookback_cutoff: t("2026-11-01T00:00:00Z"),
-        limit: 10,
-    };
-    let peeked = store.select_conversations(&window, None).await.unwrap();
+    let peeked = store.select_conversations(&selection_window(), None).await.unwrap();
     let c1 = peeked.iter().find(|c| c.conversation_id == "c1").unwrap();
     assert_eq!(c1.scopes, ["domain:standard", "project:A"]);
 }
@@ -314,12 +317,7 @@ async fn a_conversation_s_last_commit_releases_its_claim<S: RawSql>(store: &S) {
         r#"{"user_id":"u1","conversation_id":"c1","message_id":"m2","role":"user","content":"b","created_at":"2026-11-20T09:01:00Z"}"#,
     ];
     ingest_text(store, &lines.join("\n")).await.unwrap();
-    let window = dreamd::select::Window {
-        now: at("2026-11-29T12:00:00Z"),
-        idle_cutoff: at("2026-11-29T06:00:00Z"),
-        lookback_cutoff: at("2026-11-01T00:00:00Z"),
-        limit: 10,
-    };
+    let window = selection_window();
     let until = at("2026-11-29T12:10:00Z");
     let claimed = store.select_conversations(&window, Some(("run-a", until))).await.unwrap();
     let c = &claimed[0];
