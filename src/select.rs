@@ -47,4 +47,8 @@ pub struct ConversationMessages {
     pub before: Vec<StoredMessage>,
     /// Every message above the watermark, in arrival order.
     pub unprocessed: Vec<StoredMessage>,
+    /// The scopes of the conversation's user's memories, whatever their
+    /// status, once each: slips may take them (spec §3). Read with the
+    /// messages, in the same statement.
+    pub memory_scopes: Vec<String>,
 }

@@ -130,7 +130,7 @@ impl<S: Store> StageOne<'_, S> {
             budget,
         );
         outcome.skipped_out_of_window = plan.skipped;
-        let allowed = self.allowed_scopes(c).await?;
+        let allowed = self.allowed_scopes(c, messages.memory_scopes);
         // Every number up to the claimed `last_seq` is committed or a gap (a
         // duplicate numbered and then skipped), never a message in flight:
         // the watermark may pass it, so the conversation is not taken again.
@@ -219,12 +219,12 @@ impl<S: Store> StageOne<'_, S> {
 
     /// Spec §3: global, the configured domains, the conversation's scopes and
     /// the scopes of the user's memories.
-    async fn allowed_scopes(&self, c: &Candidate) -> Result<Vec<String>, Error> {
+    fn allowed_scopes(&self, c: &Candidate, memory_scopes: Vec<String>) -> Vec<String> {
         let mut scopes: BTreeSet<String> = BTreeSet::from(["global".to_owned()]);
         scopes.extend(self.config.policy.domains.iter().map(|d| format!("domain:{d}")));
         scopes.extend(c.scopes.iter().cloned());
-        scopes.extend(self.store.memory_scopes(&c.user_id).await?);
-        Ok(scopes.into_iter().collect())
+        scopes.extend(memory_scopes);
+        scopes.into_iter().collect()
     }
 }
 

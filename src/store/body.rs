@@ -589,14 +589,6 @@ impl Store for Backend {
         self.memories_where("user_id = $1", user_id).await
     }
 
-    async fn memory_scopes(&self, user_id: &str) -> Result<Vec<String>> {
-        let query =
-            sqlx::query_as::<_, (String,)>("SELECT DISTINCT scope FROM memories WHERE user_id = $1")
-                .bind(user_id);
-        let what = format!("reading the memory scopes of user {user_id}");
-        self.read(query, &what, |(scope,)| Ok(scope)).await
-    }
-
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>> {
         self.owned_evidence("memory_evidence", "memory_id", memory_ids).await
     }
@@ -786,8 +778,10 @@ impl Store for Backend {
         context: u32,
     ) -> Result<ConversationMessages> {
         type MessageRow = (i64, String, String, String, DbTime);
-        // One row of two JSON arrays: each row sqlx hands over crosses from
-        // SQLite's worker thread, and this runs once per conversation.
+        type Row = (Json<Vec<MessageRow>>, Json<Vec<MessageRow>>, Json<Vec<String>>);
+        // One row of JSON arrays: each statement and each row sqlx hands
+        // over crosses from SQLite's worker thread, and this runs once per
+        // conversation.
         let (array, agg, as_json) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG, dialect::AS_JSON);
         let messages = |from: &str| {
             format!(
@@ -795,8 +789,10 @@ impl Store for Backend {
                  ORDER BY seq) FROM {from}), '[]'))"
             )
         };
-        let query = sqlx::query_as::<_, (Json<Vec<MessageRow>>, Json<Vec<MessageRow>>)>(sql(format!(
-            "SELECT {}, {}",
+        let query = sqlx::query_as::<_, Row>(sql(format!(
+            "SELECT {}, {}, {as_json}(coalesce((SELECT {agg}(scope) FROM (SELECT DISTINCT m.scope \
+             FROM memories m JOIN conversations c ON c.user_id = m.user_id \
+             WHERE c.conversation_id = $1) s), '[]'))",
             messages(
                 "(SELECT * FROM messages WHERE conversation_id = $1 AND seq <= $2 \
                  ORDER BY seq DESC LIMIT $3) b"
@@ -807,7 +803,7 @@ impl Store for Backend {
         .bind(watermark_seq)
         .bind(i64::from(context));
         let what = format!("reading messages of conversation {conversation_id}");
-        let (Json(before), Json(unprocessed)) =
+        let (Json(before), Json(unprocessed), Json(memory_scopes)) =
             query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
         let message = |(seq, message_id, role, content, at): MessageRow| {
             let role = parse(&role, "role", &format!("message {message_id}"))?;
@@ -815,7 +811,7 @@ impl Store for Backend {
         };
         let before = before.into_iter().map(message).collect::<Result<_>>()?;
         let unprocessed = unprocessed.into_iter().map(message).collect::<Result<_>>()?;
-        Ok(ConversationMessages { before, unprocessed })
+        Ok(ConversationMessages { before, unprocessed, memory_scopes })
     }
 
     async fn commit_extraction(

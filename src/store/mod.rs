@@ -157,9 +157,6 @@ pub trait Store: Send + Sync {
     /// All of a user's memories, whatever their status.
     async fn memories(&self, user_id: &str) -> Result<Vec<Memory>>;
 
-    /// The scopes of all of a user's memories, whatever their status, once each.
-    async fn memory_scopes(&self, user_id: &str) -> Result<Vec<String>>;
-
     /// The evidence of each memory, as `(memory_id, evidence)` pairs.
     async fn evidence(&self, memory_ids: &[String]) -> Result<Vec<(String, Evidence)>>;
 
@@ -232,7 +229,9 @@ pub trait Store: Send + Sync {
         owner: Option<(&str, Time)>,
     ) -> Result<Vec<Candidate>>;
 
-    /// The unprocessed messages above `watermark_seq` and up to `context` before them.
+    /// The unprocessed messages above `watermark_seq`, up to `context`
+    /// before them, and the scopes of the user's memories: all stage one
+    /// reads of a conversation, in one statement.
     async fn conversation_messages(
         &self,
         conversation_id: &str,

@@ -15,6 +15,12 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a write waits for this process's writer connection.
 const WRITER_QUEUE_TIMEOUT: Duration = Duration::from_secs(60);
 
+// Both pools skip sqlx's ping before handing out a connection: a SQLite
+// connection is a thread of this process, not a socket that can drop, and
+// the ping was a round trip to that thread on every statement. sqlx still
+// pings each connection when it comes back to the pool, which finishes a
+// dropped transaction's rollback and retires a connection whose thread died.
+
 /// Cheap to clone: clones share the connection pools.
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -55,12 +61,14 @@ impl SqliteStore {
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .acquire_timeout(WRITER_QUEUE_TIMEOUT)
+            .test_before_acquire(false)
             .connect_with(options.clone())
             .await
             .map_err(opening())?;
         dialect::MIGRATOR.run(&writer).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(opening())?;

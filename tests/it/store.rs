@@ -24,6 +24,7 @@ on_both_backends!(
     delete_erases_text_everywhere_and_leaves_a_tombstone,
     a_lost_compare_and_set_writes_nothing,
     a_conversation_s_last_commit_releases_its_claim,
+    stage_one_reads_new_messages_context_and_the_user_s_memory_scopes_at_once,
     accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence,
     accepting_an_update_on_a_moved_target_fails_stale,
     rejecting_a_suggestion_is_final,
@@ -344,6 +345,48 @@ async fn a_conversation_s_last_commit_releases_its_claim<S: RawSql>(store: &S) {
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Stale(_)), "{err}");
+}
+
+async fn stage_one_reads_new_messages_context_and_the_user_s_memory_scopes_at_once<S: RawSql>(
+    store: &S,
+) {
+    let lines: Vec<String> = (1..=6)
+        .map(|m| {
+            line("u1", "c1", &format!("m{m}"), "user", "x", &format!("2026-11-20T09:0{m}:00Z"))
+        })
+        .chain([line("u2", "c2", "m1", "user", "y", "2026-11-20T09:00:00Z")])
+        .collect();
+    ingest_text(store, &lines.join("\n")).await.unwrap();
+    let read = store.conversation_messages("c1", 4, 2).await.unwrap();
+    let ids = |ms: &[dreamd::domain::StoredMessage]| -> Vec<String> {
+        ms.iter().map(|m| m.message_id.clone()).collect()
+    };
+    assert_eq!(
+        (ids(&read.before), ids(&read.unprocessed)),
+        (vec!["m3".into(), "m4".into()], vec!["m5".into(), "m6".into()])
+    );
+    assert!(read.memory_scopes.is_empty(), "no memory yet: {:?}", read.memory_scopes);
+    let manager = Manager::new(store, now(), &NO_EXTRA);
+    for (user, scope) in
+        [("u1", "project:A"), ("u1", "project:A"), ("u1", "domain:standard"), ("u2", "project:B")]
+    {
+        manager
+            .set(explicit(user, Kind::RecentFocus, scope, &format!("{scope} {user} focus")))
+            .await
+            .unwrap();
+    }
+    let disabled = manager
+        .set(explicit("u1", Kind::Background, "project:C", "a project I left"))
+        .await
+        .unwrap();
+    manager.change(&disabled.memory.memory_id, StatusChange::Disable).await.unwrap();
+    let mut scopes = store.conversation_messages("c1", 4, 2).await.unwrap().memory_scopes;
+    scopes.sort();
+    assert_eq!(
+        scopes,
+        ["domain:standard", "project:A", "project:C"],
+        "the user's scopes, once each, whatever the status; not another user's"
+    );
 }
 
 fn suggestion(
