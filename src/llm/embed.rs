@@ -10,6 +10,7 @@
 //! shape of the answer), never with the texts sent or the server's words.
 
 use super::answer::AnswerProblem;
+use super::openai::{Attempt, with_retries};
 use super::{CallReport, LlmError, Usage};
 use crate::config::Config;
 use crate::error::Error;
@@ -94,33 +95,19 @@ impl Embedder {
     /// One vector per text, in order, with `llm.max_retries` retries
     /// whatever failed (spec §10.4).
     pub async fn embed(&self, texts: &[&str]) -> CallReport<Vec<Vec<f32>>> {
-        let mut report = CallReport {
-            outcome: Err(LlmError::Timeout),
-            calls: 0,
-            failures: 0,
-            usage: Usage::default(),
-        };
-        for attempt in 0..=self.max_retries {
-            report.calls += 1;
+        with_retries(self.max_retries, "embedding call", move || async move {
             match self.call(texts).await {
-                Ok((vectors, usage)) => {
-                    report.usage.prompt_tokens += usage;
-                    report.outcome = Ok(vectors);
-                    return report;
+                Ok((vectors, prompt_tokens)) => {
+                    let usage = Usage { prompt_tokens, completion_tokens: 0 };
+                    Attempt { result: Ok(vectors), usage, retry_after: None, repeated: false }
                 }
-                Err(failed) => {
-                    report.failures += 1;
-                    tracing::warn!(attempt = attempt + 1, error = %failed.error, "embedding call failed");
-                    report.outcome = Err(failed.error);
-                    if attempt < self.max_retries {
-                        let wait =
-                            failed.retry_after.unwrap_or_else(|| super::openai::backoff(attempt));
-                        tokio::time::sleep(wait).await;
-                    }
+                Err(Failed { error, retry_after }) => {
+                    let usage = Usage::default();
+                    Attempt { result: Err(error), usage, retry_after, repeated: false }
                 }
             }
-        }
-        report
+        })
+        .await
     }
 
     /// One POST of `texts`; the vectors in the texts' order and the prompt tokens.

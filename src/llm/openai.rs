@@ -208,38 +208,16 @@ impl OpenAiClient {
         let _permit = self.permits.acquire().await.expect("the semaphore is never closed");
         // A request is plain data with string keys: serialising it cannot fail.
         let user = serde_json::to_string(request).expect("requests serialise");
-        let mut report = CallReport {
-            outcome: Err(LlmError::Timeout),
-            calls: 0,
-            failures: 0,
-            usage: Usage::default(),
-        };
-        for attempt in 0..=self.max_retries {
-            report.calls += 1;
-            let (mut result, mut usage, mut retry_after) = self.call_once(kind, &user).await;
-            if self.refused_temperature(&result) {
-                report.calls += 1;
-                report.failures += 1;
-                (result, usage, retry_after) = self.call_once(kind, &user).await;
+        let user = user.as_str();
+        with_retries(self.max_retries, "model call", move || async move {
+            let (result, usage, retry_after) = self.call_once(kind, user).await;
+            if !self.refused_temperature(&result) {
+                return Attempt { result, usage, retry_after, repeated: false };
             }
-            report.usage.prompt_tokens += usage.prompt_tokens;
-            report.usage.completion_tokens += usage.completion_tokens;
-            match result {
-                Ok(answer) => {
-                    report.outcome = Ok(answer);
-                    return report;
-                }
-                Err(error) => {
-                    report.failures += 1;
-                    tracing::warn!(attempt = attempt + 1, error = %error, "model call failed");
-                    report.outcome = Err(error);
-                    if attempt < self.max_retries {
-                        tokio::time::sleep(retry_after.unwrap_or_else(|| backoff(attempt))).await;
-                    }
-                }
-            }
-        }
-        report
+            let (result, usage, retry_after) = self.call_once(kind, user).await;
+            Attempt { result, usage, retry_after, repeated: true }
+        })
+        .await
     }
 
     fn request(&self, kind: &CallKind<'_>, user: &str) -> CreateChatCompletionRequest {
@@ -326,7 +304,56 @@ impl OpenAiClient {
 /// The code [`describe`] gives a 400 that names `temperature`.
 const TEMPERATURE_REFUSED: &str = "temperature_unsupported";
 
-pub(super) fn backoff(attempt: u32) -> Duration {
+/// One request of a call: the answer or why not, the tokens it used, the
+/// wait the server asked for, and whether it was sent a second time after
+/// the server refused `temperature` (the refused one counts as a failure).
+pub(super) struct Attempt<T> {
+    pub result: Result<T, LlmError>,
+    pub usage: Usage,
+    pub retry_after: Option<Duration>,
+    pub repeated: bool,
+}
+
+/// A call with our retries (spec §10.4), for chat and embeddings alike:
+/// `attempt` once and, while it fails, up to `max_retries` more times,
+/// waiting as the server asked or backing off; each failure is logged as
+/// "`what` failed".
+pub(super) async fn with_retries<T, F: Future<Output = Attempt<T>>>(
+    max_retries: u32,
+    what: &str,
+    mut attempt: impl FnMut() -> F,
+) -> CallReport<T> {
+    let mut report = CallReport {
+        outcome: Err(LlmError::Timeout),
+        calls: 0,
+        failures: 0,
+        usage: Usage::default(),
+    };
+    for n in 0..=max_retries {
+        let Attempt { result, usage, retry_after, repeated } = attempt().await;
+        report.calls += 1 + u32::from(repeated);
+        report.failures += u32::from(repeated);
+        report.usage.prompt_tokens += usage.prompt_tokens;
+        report.usage.completion_tokens += usage.completion_tokens;
+        match result {
+            Ok(answer) => {
+                report.outcome = Ok(answer);
+                return report;
+            }
+            Err(error) => {
+                report.failures += 1;
+                tracing::warn!(attempt = n + 1, error = %error, "{what} failed");
+                report.outcome = Err(error);
+                if n < max_retries {
+                    tokio::time::sleep(retry_after.unwrap_or_else(|| backoff(n))).await;
+                }
+            }
+        }
+    }
+    report
+}
+
+fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(200u64.saturating_mul(1 << attempt.min(6))).min(Duration::from_secs(8))
 }
 

@@ -200,9 +200,19 @@ async fn a_run_embeds_what_has_no_embedding_and_never_fails_for_it<S: RawSql>(st
     let failed = failed.expect("a failed embedding never fails the run");
     assert_eq!((failed.memories_embedded, failed.llm.failures), (0, 1));
 
-    let ran = dreamd::run::run_once(store, &config(&server.uri()), &provider, options()).await;
-    let ran = ran.unwrap();
-    assert_eq!((ran.memories_embedded, ran.llm.calls, ran.llm.prompt_tokens), (6, 1, 3));
+    // One 503 (asking for no wait), then the embeddings: one retry fetches them.
+    let flaky = MockServer::start().await;
+    let busy = ResponseTemplate::new(503).insert_header("Retry-After", "0");
+    Mock::given(method("POST")).respond_with(busy).up_to_n_times(1).mount(&flaky).await;
+    Mock::given(method("POST")).respond_with(FakeEmbeddings).mount(&flaky).await;
+    let retrying = Config::from_toml(&format!(
+        "[llm]\nbase_url = \"{}\"\nembedding_model = \"fake-embed\"\nmax_retries = 1\n",
+        flaky.uri()
+    ))
+    .unwrap();
+    let ran = dreamd::run::run_once(store, &retrying, &provider, options()).await.unwrap();
+    let counted = (ran.memories_embedded, ran.llm.calls, ran.llm.failures, ran.llm.prompt_tokens);
+    assert_eq!(counted, (6, 2, 1, 3), "one failure, one retry that embedded all");
     let again = dreamd::run::run_once(store, &config(&server.uri()), &provider, options()).await;
     assert_eq!(again.unwrap().memories_embedded, 0, "every version has its embedding");
 
