@@ -1,5 +1,6 @@
 //! Soak: the daemon on a one-second schedule while messages arrive without
-//! pause and the model fails 30 % of its calls (HTTP 500, answers that are
+//! pause (from ten users at a time, new ones each minute, see
+//! [`COHORT_BATCHES`]) and the model fails 30 % of its calls (HTTP 500, answers that are
 //! not JSON, timeouts). Over the whole time no finished run leaves a claim,
 //! resident memory and open files level off, nothing is logged at error
 //! level, and once the input stops every message ends extracted exactly once.
@@ -18,11 +19,32 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use wiremock::ResponseTemplate;
 
+/// Batches of arrivals (about two a second) before ten new users take over
+/// from the last ten. With the same ten users all along, each piled up
+/// ~600 slips in ten minutes, and stage two, which reads a user's whole
+/// history, peaked higher as that history grew: +12 % resident memory over
+/// a 600 s run, against +1.7 % with users replaced each minute (a service
+/// of many users, each with a minute's traffic). Memory that grows with the
+/// data is not what this test looks for; a leak grows with the runs.
+const COHORT_BATCHES: usize = 120;
+
+/// The user of the `i`th conversation of arrival batch `batch`.
+fn user_of(batch: usize, i: usize) -> String {
+    format!("u{}-{}", batch / COHORT_BATCHES, (batch * 3 + i) % 10)
+}
+
 /// The share of model calls that fail.
 const FAULT_RATE: f64 = 0.3;
-/// No request fails more often than this, so that every conversation and
-/// user succeeds before `selection.max_attempts` (3) passes it over.
+/// No request fails more often than this, so retries end.
 const FAULTS_PER_REQUEST: u32 = 2;
+/// `selection.max_attempts` for the soak, far above what the faults can
+/// reach: at the default 3, a user whose stage two takes three requests
+/// could fail three runs on the same newest slip (two faults on each
+/// request) and, once no newer slip arrived, be passed over for good, as
+/// spec §6 says. Passing over is tested on its own
+/// (`trust::…a_user_that_keeps_failing_is_passed_over_until_a_new_slip`,
+/// `stage_one::a_range_that_keeps_failing_is_passed_over_and_shown`).
+const MAX_ATTEMPTS: &str = "1000";
 
 /// What identifies a request across its retries: the conversation and its
 /// first unprocessed message, or the user and their new slips.
@@ -106,7 +128,8 @@ async fn a_day_of_service_in_brief_leaves_nothing_behind() {
         .with_model(&server.uri())
         .env("DREAMD_LLM__CONCURRENCY", "4")
         .env("DREAMD_LLM__MAX_RETRIES", "1")
-        .env("DREAMD_LLM__TIMEOUT_SECS", "1");
+        .env("DREAMD_LLM__TIMEOUT_SECS", "1")
+        .env("DREAMD_SELECTION__MAX_ATTEMPTS", MAX_ATTEMPTS);
     let mut w = Workload::default();
     let start = chrono::Utc::now();
     // An idle conversation to begin with, so the store exists before the daemon starts.
@@ -125,11 +148,11 @@ async fn a_day_of_service_in_brief_leaves_nothing_behind() {
         let from = w.lines.len();
         let at = chrono::Utc::now() - chrono::Duration::hours(7);
         for i in 0..3 {
-            let user = format!("u{}", (batch * 3 + i) % 10);
+            let user = user_of(batch, i);
             w.conversation(&user, &format!("s{batch}c{i}"), 1 + (batch + i) % 4, at, true);
         }
         let earlier = format!("s{}c0", batch / 2);
-        let owner = format!("u{}", ((batch / 2) * 3) % 10);
+        let owner = user_of(batch / 2, 0);
         if batch > 1 {
             w.conversation(&owner, &earlier, 2, at, true);
         }
@@ -183,9 +206,12 @@ async fn a_day_of_service_in_brief_leaves_nothing_behind() {
         "soak: {batch} batches, {total} slips, {runs} runs, {} faults; RSS peak {rss_early} KiB then {rss_late} KiB; fds {fds_early} then {fds_late}",
         faulty.injected()
     );
+    // The bound, 10 %, for the full run; a short run has barely
+    // settled, so it gets a wider one.
+    let margin = if secs >= 600 { rss_early / 10 } else { rss_early / 4 + 8 * 1024 };
     assert!(
-        rss_late <= rss_early + rss_early / 4 + 8 * 1024,
-        "resident memory keeps growing: {rss_early} KiB, then {rss_late} KiB"
+        rss_late <= rss_early + margin,
+        "resident memory keeps growing: {rss_early} KiB, then {rss_late} KiB (allowed +{margin} KiB)"
     );
     assert!(fds_late <= fds_early + 8, "open files keep growing: {fds_early}, then {fds_late}");
 }
