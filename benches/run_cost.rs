@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{Model, children_cpu_seconds};
+use common::{Model, children_cpu_seconds, content};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -32,16 +32,6 @@ async fn model(delay: Duration) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST")).respond_with(Model { delay }).mount(&server).await;
     server
-}
-
-/// Message texts sized like the MemoryBank dialogues in `shared/data`.
-fn content(role: &str, m: usize) -> String {
-    match role {
-        "user" => format!("以后看报告都先说结果，再列数据表；标准按流程卡整理 (message {m})"),
-        _ => format!(
-            "好的，我会先给出结论，再列出支撑数据和依据的条款号；如果有不确定的地方，我会标注出来并建议复核的方式。(reply {m})"
-        ),
-    }
 }
 
 /// `count` conversations of `messages` alternating turns, of `users` users,

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::Model;
+use common::{Model, content};
 use dreamd::config::Config;
 use dreamd::ingest::ingest;
 use dreamd::llm::Provider;
@@ -53,17 +53,6 @@ fn config(dir: &std::path::Path, base_url: &str, concurrency: u32) -> Config {
     )
     .unwrap();
     Config::load(Some(&file)).unwrap()
-}
-
-/// Message texts sized like the MemoryBank dialogues in `shared/data`
-/// (about 35 estimated tokens for a user turn, 55 for an assistant turn).
-fn content(role: &str, m: usize) -> String {
-    match role {
-        "user" => format!("以后看报告都先说结果，再列数据表；标准按流程卡整理 (message {m})"),
-        _ => format!(
-            "好的，我会先给出结论，再列出支撑数据和依据的条款号；如果有不确定的地方，我会标注出来并建议复核的方式。(reply {m})"
-        ),
-    }
 }
 
 fn conversations(count: usize, messages_each: usize, first_id: usize) -> Vec<u8> {

@@ -48,6 +48,18 @@ impl Respond for Model {
     }
 }
 
+/// Message texts sized like the MemoryBank dialogues in `shared/data`
+/// (about 35 estimated tokens for a user turn, 55 for an assistant turn).
+#[allow(dead_code, reason = "each bench compiles this module; only some build conversations")]
+pub fn content(role: &str, m: usize) -> String {
+    match role {
+        "user" => format!("以后看报告都先说结果，再列数据表；标准按流程卡整理 (message {m})"),
+        _ => format!(
+            "好的，我会先给出结论，再列出支撑数据和依据的条款号；如果有不确定的地方，我会标注出来并建议复核的方式。(reply {m})"
+        ),
+    }
+}
+
 /// User and system CPU seconds of this process's reaped children (as
 /// `getrusage(RUSAGE_CHILDREN)` counts them), from /proc.
 #[allow(dead_code, reason = "each bench compiles this module; only some measure CPU")]
