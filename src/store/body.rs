@@ -48,6 +48,15 @@ fn sql(text: String) -> AssertSqlSafe<String> {
     AssertSqlSafe(text)
 }
 
+/// `LIMIT n` written into the statement, never bound: SQLite plans a bound
+/// LIMIT from its value, so binding it again marks the prepared statement
+/// expired and the next step parses and plans it anew — on every execution,
+/// since sqlx binds afresh. That was a tenth of a run's CPU (stage one reads
+/// with one per conversation). An integer written in cannot inject anything.
+fn limit(n: impl TryInto<i64>) -> String {
+    format!("LIMIT {}", n.try_into().unwrap_or(i64::MAX))
+}
+
 /// Runs a statement; `what` names it in the error.
 async fn exec(conn: &mut Conn, query: Query<'_>, what: &str) -> Result<u64> {
     Ok(query.execute(conn).await.map_err(Error::db(what.to_owned()))?.rows_affected())
@@ -627,13 +636,13 @@ impl Store for Backend {
             "SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = $1 AND status = 'active' \
              AND scope IN {} AND (expires_at IS NULL OR expires_at > $3) \
              ORDER BY CASE WHEN scope LIKE 'project:%' THEN 0 WHEN scope LIKE 'domain:%' THEN 1 ELSE 2 END, \
-             CASE WHEN origin = 'explicit' THEN 0 ELSE 1 END, updated_at DESC, memory_id LIMIT $4",
-            ids_at("$2")
+             CASE WHEN origin = 'explicit' THEN 0 ELSE 1 END, updated_at DESC, memory_id {}",
+            ids_at("$2"),
+            self::limit(limit)
         )))
         .bind(user_id)
         .bind(ids(scopes))
-        .bind(DbTime(now))
-        .bind(i64::try_from(limit).unwrap_or(i64::MAX));
+        .bind(DbTime(now));
         let what = format!("reading the first memories of user {user_id} for recall");
         self.read(query, &what, Memory::try_from).await
     }
@@ -660,10 +669,10 @@ impl Store for Backend {
             "SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.status = 'active' AND m.content IS NOT NULL \
              AND NOT EXISTS (SELECT 1 FROM memory_embeddings e \
              WHERE e.memory_id = m.memory_id AND e.model = $1 AND e.version = m.version) \
-             ORDER BY m.updated_at DESC, m.memory_id LIMIT $2"
+             ORDER BY m.updated_at DESC, m.memory_id {}",
+            self::limit(limit)
         )))
-        .bind(model)
-        .bind(i64::from(limit));
+        .bind(model);
         self.read(query, "reading memories to embed", Memory::try_from).await
     }
 
@@ -739,12 +748,13 @@ impl Store for Backend {
         owner: Option<(&str, Time)>,
     ) -> Result<Vec<Candidate>> {
         type CandidateRow = (String, String, i64, i64, DbTime, Json<Vec<String>>);
-        let sql = owner.map_or(crate::store::PEEK_CONVERSATIONS, |_| dialect::CLAIM_CONVERSATIONS);
-        let mut query = sqlx::query_as::<_, CandidateRow>(sql)
-            .bind(DbTime(window.idle_cutoff))
-            .bind(DbTime(window.lookback_cutoff))
-            .bind(DbTime(window.now))
-            .bind(i64::from(window.limit));
+        let statement =
+            owner.map_or(crate::store::PEEK_CONVERSATIONS, |_| dialect::CLAIM_CONVERSATIONS);
+        let mut query =
+            sqlx::query_as::<_, CandidateRow>(sql(statement.replace("{limit}", &limit(window.limit))))
+                .bind(DbTime(window.idle_cutoff))
+                .bind(DbTime(window.lookback_cutoff))
+                .bind(DbTime(window.now));
         if let Some((owner, until)) = owner {
             query = query.bind(owner.to_owned()).bind(DbTime(until));
         }
@@ -794,14 +804,16 @@ impl Store for Backend {
              FROM memories m JOIN conversations c ON c.user_id = m.user_id \
              WHERE c.conversation_id = $1) s), '[]'))",
             messages(
-                "(SELECT * FROM messages WHERE conversation_id = $1 AND seq <= $2 \
-                 ORDER BY seq DESC LIMIT $3) b"
+                &format!(
+                    "(SELECT * FROM messages WHERE conversation_id = $1 AND seq <= $2 \
+                     ORDER BY seq DESC {}) b",
+                    limit(context)
+                )
             ),
             messages("messages WHERE conversation_id = $1 AND seq > $2"),
         )))
         .bind(conversation_id)
-        .bind(watermark_seq)
-        .bind(i64::from(context));
+        .bind(watermark_seq);
         let what = format!("reading messages of conversation {conversation_id}");
         let (Json(before), Json(unprocessed), Json(memory_scopes)) =
             query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
@@ -936,11 +948,11 @@ impl Store for Backend {
 
     async fn recent_runs(&self, limit: u32) -> Result<Vec<RunRecord>> {
         type RunRow = (String, DbTime, DbTime, bool, Json<serde_json::Value>);
-        let query = sqlx::query_as::<_, RunRow>(
+        let query = sqlx::query_as::<_, RunRow>(sql(format!(
             "SELECT run_id, started_at, finished_at, dry_run, summary FROM runs \
-             ORDER BY started_at DESC, run_id DESC LIMIT $1",
-        )
-        .bind(i64::from(limit));
+             ORDER BY started_at DESC, run_id DESC {}",
+            self::limit(limit)
+        )));
         self.read(query, "reading runs", |(run_id, started, finished, dry_run, summary)| {
             let (started_at, finished_at, summary) = (started.0, finished.0, summary.0);
             Ok(RunRecord { run_id, started_at, finished_at, dry_run, summary })
@@ -969,11 +981,11 @@ impl Store for Backend {
 
     async fn failed_ranges(&self, limit: u32) -> Result<Vec<FailedRange>> {
         type RangeRow = (String, i64, i64, i64, String, DbTime);
-        let query = sqlx::query_as::<_, RangeRow>(
+        let query = sqlx::query_as::<_, RangeRow>(sql(format!(
             "SELECT conversation_id, from_seq, to_seq, attempts, reason, failed_at FROM failed_ranges \
-             ORDER BY failed_at DESC LIMIT $1",
-        )
-        .bind(i64::from(limit));
+             ORDER BY failed_at DESC {}",
+            self::limit(limit)
+        )));
         self.read(
             query,
             "reading failed ranges",
@@ -1016,10 +1028,11 @@ impl Store for Backend {
     }
 
     async fn failed_users(&self, limit: u32) -> Result<Vec<FailedUser>> {
-        let query = sqlx::query_as::<_, (String, i64, String, DbTime)>(
-            "SELECT user_id, attempts, reason, failed_at FROM user_failures ORDER BY failed_at DESC, user_id LIMIT $1",
-        )
-        .bind(i64::from(limit));
+        let query = sqlx::query_as::<_, (String, i64, String, DbTime)>(sql(format!(
+            "SELECT user_id, attempts, reason, failed_at FROM user_failures \
+             ORDER BY failed_at DESC, user_id {}",
+            self::limit(limit)
+        )));
         self.read(query, "reading failed users", |(user_id, attempts, reason, at)| {
             Ok(FailedUser { user_id, attempts, reason, failed_at: at.0 })
         })

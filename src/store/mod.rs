@@ -468,10 +468,11 @@ pub(crate) fn same_versions(found: Vec<(String, i64)>, read: &[(String, i64)]) -
 
 /// The conversations a dry run would take (spec §4), oldest idle first; the
 /// claiming form of each backend is its `dialect::CLAIM_CONVERSATIONS`.
+/// `{limit}` is replaced by [`limit`](body) before use.
 pub(crate) const PEEK_CONVERSATIONS: &str = "SELECT conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes \
      FROM conversations WHERE conversation_id IN (SELECT conversation_id FROM conversations \
      WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
-     AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4)";
+     AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at {limit})";
 
 /// Slips past retention: old, and evidence of nothing that lives.
 pub(crate) const PURGEABLE_SLIPS: &str = "DELETE FROM slips WHERE expressed_at < $1 \

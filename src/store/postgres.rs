@@ -70,10 +70,10 @@ mod dialect {
 
     /// Claims the conversations a run takes; `SKIP LOCKED` hands concurrent
     /// replicas disjoint sets without waiting for each other.
-    pub const CLAIM_CONVERSATIONS: &str = "UPDATE conversations c SET claim_owner = $5, claim_expires_at = $6 \
+    pub const CLAIM_CONVERSATIONS: &str = "UPDATE conversations c SET claim_owner = $4, claim_expires_at = $5 \
          FROM (SELECT conversation_id FROM conversations \
          WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
-         AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4 \
+         AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at {limit} \
          FOR UPDATE SKIP LOCKED) e WHERE c.conversation_id = e.conversation_id \
          RETURNING c.conversation_id, c.user_id, c.watermark_seq, c.last_seq, c.last_message_at, c.scopes";
 

@@ -120,10 +120,10 @@ mod dialect {
     pub const INGEST_ROWS_PER_STATEMENT: usize = 500;
 
     /// Claims the conversations a run takes; one writer at a time, so a plain UPDATE.
-    pub const CLAIM_CONVERSATIONS: &str = "UPDATE conversations SET claim_owner = $5, claim_expires_at = $6 \
+    pub const CLAIM_CONVERSATIONS: &str = "UPDATE conversations SET claim_owner = $4, claim_expires_at = $5 \
          WHERE conversation_id IN (SELECT conversation_id FROM conversations \
          WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
-         AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at LIMIT $4) \
+         AND (claim_owner IS NULL OR claim_expires_at <= $3) ORDER BY last_message_at {limit}) \
          RETURNING conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes";
 
     /// Erases a memory's texts from its history: contents and retire reasons.

@@ -93,6 +93,22 @@ fn the_core_that_decides_does_no_io() {
     assert!(found.is_empty(), "the pure core reaches for IO:\n{}", found.join("\n"));
 }
 
+/// No store statement binds its LIMIT or OFFSET (`limit` in
+/// `store/body.rs` says why): SQLite would parse and plan such a statement
+/// again on every execution.
+#[test]
+fn no_store_statement_binds_its_limit() {
+    let bound: Vec<String> = files(&src().join("store"))
+        .into_iter()
+        .filter(|file| {
+            let code = code(file);
+            ["LIMIT $", "LIMIT ?", "OFFSET $", "OFFSET ?"].iter().any(|b| code.contains(b))
+        })
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(bound.is_empty(), "a bound LIMIT or OFFSET in:\n{}", bound.join("\n"));
+}
+
 /// The top-level module a file belongs to (`run`, `store`, …); `None` for the crate roots.
 fn top_module(file: &Path) -> Option<String> {
     let relative = file.strip_prefix(src()).ok()?;
