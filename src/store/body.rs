@@ -256,7 +256,7 @@ async fn foreign_conversations(
 /// Inserts the batch, skipping stored messages; returns how many were new.
 async fn insert_messages(conn: &mut Conn, batch: &[NewMessage]) -> Result<u64> {
     let mut inserted = 0;
-    for chunk in batch.chunks(dialect::INGEST_ROWS_PER_STATEMENT) {
+    for chunk in batch.chunks(dialect::ROWS_PER_INSERT) {
         let mut query = QueryBuilder::<Db>::new(
             "INSERT INTO messages (conversation_id, message_id, user_id, role, content, created_at) ",
         );
@@ -273,6 +273,35 @@ async fn insert_messages(conn: &mut Conn, batch: &[NewMessage]) -> Result<u64> {
         inserted += exec(conn, query.build(), &what).await?;
     }
     Ok(inserted)
+}
+
+/// Inserts `slips` in as few statements as the backend's parameter limit
+/// allows: a conversation's or a copied user's slips, one round trip each.
+async fn insert_slips(conn: &mut Conn, slips: &[&Slip]) -> Result<()> {
+    for chunk in slips.chunks(dialect::ROWS_PER_INSERT) {
+        let mut query = QueryBuilder::<Db>::new(
+            "INSERT INTO slips (slip_id, user_id, conversation_id, message_id, kind, scope, durability, \
+             valid_until, content, quote, expressed_at, state, run_id) ",
+        );
+        query.push_values(chunk, |mut row, s| {
+            row.push_bind(s.slip_id.as_str())
+                .push_bind(s.user_id.as_str())
+                .push_bind(s.conversation_id.as_str())
+                .push_bind(s.message_id.as_str())
+                .push_bind(s.kind.as_str())
+                .push_bind(s.scope.as_str())
+                .push_bind(s.durability.as_str())
+                .push_bind(s.valid_until.map(DbTime))
+                .push_bind(s.content.as_deref())
+                .push_bind(s.quote.as_deref())
+                .push_bind(DbTime(s.expressed_at))
+                .push_bind(s.state.as_str())
+                .push_bind(s.run_id.as_deref());
+        });
+        let what = format!("inserting {} slips from slip {}", chunk.len(), chunk[0].slip_id);
+        exec(conn, query.build(), &what).await?;
+    }
+    Ok(())
 }
 
 /// Adds scopes given at ingest to their conversations.
@@ -450,27 +479,7 @@ async fn apply_one(conn: &mut Conn, write: &Write) -> Result<()> {
             .bind(&t.fingerprint);
             exec(conn, insert, what).await?;
         }
-        Write::InsertSlip(s) => {
-            let insert = sqlx::query(
-                "INSERT INTO slips (slip_id, user_id, conversation_id, message_id, kind, scope, durability, \
-                 valid_until, content, quote, expressed_at, state, run_id) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-            )
-            .bind(&s.slip_id)
-            .bind(&s.user_id)
-            .bind(&s.conversation_id)
-            .bind(&s.message_id)
-            .bind(s.kind.as_str())
-            .bind(s.scope.as_str())
-            .bind(s.durability.as_str())
-            .bind(s.valid_until.map(DbTime))
-            .bind(&s.content)
-            .bind(&s.quote)
-            .bind(DbTime(s.expressed_at))
-            .bind(s.state.as_str())
-            .bind(&s.run_id);
-            exec(conn, insert, what).await?;
-        }
+        Write::InsertSlip(s) => insert_slips(conn, &[s]).await?,
         Write::InsertSuggestion { suggestion: s, slip_ids } => {
             let insert = sqlx::query(
                 "INSERT INTO suggestions (suggestion_id, user_id, op, kind, scope, content, memory_id, \
@@ -584,8 +593,21 @@ impl Store for Backend {
 
     async fn apply(&self, writes: Vec<Write>) -> Result<()> {
         let mut tx = self.write_tx("starting a transaction").await?;
-        for write in &writes {
-            apply_one(&mut tx, write).await?;
+        // Slips in a row (a copied user's) go in one statement per chunk.
+        let slips_in_a_row =
+            |a: &Write, b: &Write| matches!((a, b), (Write::InsertSlip(_), Write::InsertSlip(_)));
+        for run in writes.chunk_by(slips_in_a_row) {
+            if let [Write::InsertSlip(_), _, ..] = run {
+                let slips: Vec<&Slip> = run
+                    .iter()
+                    .filter_map(|w| if let Write::InsertSlip(s) = w { Some(s) } else { None })
+                    .collect();
+                insert_slips(&mut tx, &slips).await?;
+            } else {
+                for write in run {
+                    apply_one(&mut tx, write).await?;
+                }
+            }
         }
         tx.commit().await.map_err(Error::db("committing"))
     }
@@ -850,9 +872,7 @@ impl Store for Backend {
         if exec(&mut tx, advance, &what).await? == 0 {
             return Err(lost_claim(conversation_id));
         }
-        for slip in slips {
-            apply_one(&mut tx, &Write::InsertSlip(slip)).await?;
-        }
+        insert_slips(&mut tx, &slips.iter().collect::<Vec<_>>()).await?;
         tx.commit().await.map_err(Error::db("committing slips"))
     }
 

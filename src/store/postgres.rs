@@ -65,8 +65,9 @@ mod dialect {
     /// concurrent deletion waits for it or is seen by it.
     pub const FOR_UPDATE: &str = " FOR UPDATE";
 
-    /// Rows per INSERT during ingest: 6 parameters each, well under PostgreSQL's 65,535.
-    pub const INGEST_ROWS_PER_STATEMENT: usize = 1000;
+    /// Rows per multi-row INSERT (messages: 6 parameters each, slips: 13),
+    /// well under PostgreSQL's 65,535.
+    pub const ROWS_PER_INSERT: usize = 1000;
 
     /// Claims the conversations a run takes; `SKIP LOCKED` hands concurrent
     /// replicas disjoint sets without waiting for each other.

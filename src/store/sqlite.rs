@@ -116,8 +116,9 @@ mod dialect {
     /// Row locks: none needed, a write transaction holds the whole database.
     pub const FOR_UPDATE: &str = "";
 
-    /// Rows per INSERT during ingest: 6 values each, well under SQLite's variable limit.
-    pub const INGEST_ROWS_PER_STATEMENT: usize = 500;
+    /// Rows per multi-row INSERT (messages: 6 values each, slips: 13), well
+    /// under SQLite's limit of 32,766 variables.
+    pub const ROWS_PER_INSERT: usize = 500;
 
     /// Claims the conversations a run takes; one writer at a time, so a plain UPDATE.
     pub const CLAIM_CONVERSATIONS: &str = "UPDATE conversations SET claim_owner = $4, claim_expires_at = $5 \

@@ -24,6 +24,7 @@ on_both_backends!(
     delete_erases_text_everywhere_and_leaves_a_tombstone,
     a_lost_compare_and_set_writes_nothing,
     a_conversation_s_last_commit_releases_its_claim,
+    slips_written_in_bulk_come_back_whole,
     stage_one_reads_new_messages_context_and_the_user_s_memory_scopes_at_once,
     accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence,
     accepting_an_update_on_a_moved_target_fails_stale,
@@ -345,6 +346,53 @@ async fn a_conversation_s_last_commit_releases_its_claim<S: RawSql>(store: &S) {
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Stale(_)), "{err}");
+}
+
+/// Slips go in as multi-row INSERTs, chunked under each backend's parameter
+/// limit: more slips than one statement could bind on either backend (13
+/// values each; SQLite takes 32,766, PostgreSQL 65,535), with every optional
+/// field set and unset, come back exactly as written, from a commit and from
+/// `apply`.
+async fn slips_written_in_bulk_come_back_whole<S: RawSql>(store: &S) {
+    let line = r#"{"user_id":"u1","conversation_id":"c1","message_id":"m1","role":"user","content":"a","created_at":"2026-11-20T09:00:00Z"}"#;
+    ingest_text(store, line).await.unwrap();
+    let claimed = store
+        .select_conversations(&selection_window(), Some(("run-a", at("2026-11-29T12:10:00Z"))))
+        .await
+        .unwrap();
+    let many = |conversation: &str| -> Vec<Slip> {
+        (0..5100)
+            .map(|i| {
+                let mut s = slip("u1", conversation, &format!("引用 {i}"), SlipState::New);
+                if i % 3 == 0 {
+                    (s.content, s.quote, s.run_id) = (None, None, None);
+                    s.state = SlipState::Erased;
+                }
+                if i % 2 == 0 {
+                    s.durability = Durability::Until;
+                    s.valid_until = Some(at("2026-12-31T00:00:00Z"));
+                }
+                s
+            })
+            .collect()
+    };
+    let sorted = |mut slips: Vec<Slip>| {
+        slips.sort_by(|a, b| a.slip_id.cmp(&b.slip_id));
+        slips
+    };
+    let committed = many("c1");
+    let c = &claimed[0];
+    store
+        .commit_extraction("c1", "run-a", (c.watermark_seq, c.last_seq), committed.clone(), true)
+        .await
+        .unwrap();
+    assert_eq!(sorted(store.slips("u1", Some("c1")).await.unwrap()), sorted(committed));
+    let applied = many("c2");
+    let mut writes: Vec<Write> = applied.iter().cloned().map(Write::InsertSlip).collect();
+    writes.insert(2600, Write::InsertMemory(auto_memory("u1", "between the slips")));
+    store.apply(writes).await.unwrap();
+    assert_eq!(sorted(store.slips("u1", Some("c2")).await.unwrap()), sorted(applied));
+    assert_eq!(store.memories("u1").await.unwrap().len(), 1);
 }
 
 async fn stage_one_reads_new_messages_context_and_the_user_s_memory_scopes_at_once<S: RawSql>(
