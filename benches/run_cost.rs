@@ -249,16 +249,22 @@ fn profile(db: &Path, model_url: &str, n: usize) {
         .collect();
     println!("  by code: {}", shares.join(", "));
     println!(
-        "  reading: the kernel time is mostly futex wake-ups and epoll waits, a round trip \
+        "  reading: the kernel's scheduler is threads woken and put to sleep, a round trip \
          between the runtime and a SQLite worker thread per statement (sqlx runs each SQLite \
          connection on a thread of its own); fewer statements per conversation is what lowers it"
     );
 }
 
-/// Sample groups, first match wins: the kernel (system calls: SQLite's
-/// file writes and fsyncs, sockets, futexes), then libraries by symbol.
+/// Sample groups, first match wins: the kernel's scheduler (a thread put to
+/// sleep or woken: the hand-offs between the runtime and SQLite's worker
+/// threads), the rest of the kernel (system calls: SQLite's file writes,
+/// sockets, futexes), then libraries by symbol.
 const GROUPS: &[(&str, &[&str])] = &[
-    ("kernel", &["[kernel", "[k]"]),
+    (
+        "kernel scheduler",
+        &["finish_task_switch", "_raw_spin_unlock", "try_to_wake_up", "__schedule"],
+    ),
+    ("kernel, other", &["[kernel", "[k]"]),
     ("SQLite", &["sqlite3", "libsqlite"]),
     ("sqlx", &["sqlx"]),
     ("JSON", &["serde_json", "serde::", "serde_core"]),

@@ -51,8 +51,8 @@ fn sql(text: String) -> AssertSqlSafe<String> {
 /// `LIMIT n` written into the statement, never bound: SQLite plans a bound
 /// LIMIT from its value, so binding it again marks the prepared statement
 /// expired and the next step parses and plans it anew — on every execution,
-/// since sqlx binds afresh. That was a tenth of a run's CPU (stage one reads
-/// with one per conversation). An integer written in cannot inject anything.
+/// since sqlx binds afresh. Stage one reads each conversation with such a
+/// statement: that was a tenth of a run's CPU. An integer cannot inject SQL.
 fn limit(n: impl TryInto<i64>) -> String {
     format!("LIMIT {}", n.try_into().unwrap_or(i64::MAX))
 }

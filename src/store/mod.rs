@@ -468,7 +468,7 @@ pub(crate) fn same_versions(found: Vec<(String, i64)>, read: &[(String, i64)]) -
 
 /// The conversations a dry run would take (spec §4), oldest idle first; the
 /// claiming form of each backend is its `dialect::CLAIM_CONVERSATIONS`.
-/// `{limit}` is replaced by [`limit`](body) before use.
+/// Its `{limit}` becomes `LIMIT n` before use (`limit` in `body.rs` says why).
 pub(crate) const PEEK_CONVERSATIONS: &str = "SELECT conversation_id, user_id, watermark_seq, last_seq, last_message_at, scopes \
      FROM conversations WHERE conversation_id IN (SELECT conversation_id FROM conversations \
      WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
