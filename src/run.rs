@@ -9,12 +9,12 @@ use crate::extract::{Outcome, StageOne};
 use crate::llm::Provider;
 use crate::llm::embed::Embedder;
 use crate::manage;
-use crate::select::{Candidate, Window};
+use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::Ending;
 use crate::store::{RunRecord, Store};
 use futures::StreamExt;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -396,15 +396,21 @@ async fn extract_all<S: Store>(
             || spent.load(Ordering::Relaxed) >= budget
             || unreachable.load(Ordering::Relaxed)
     };
-    let claims =
-        Claims { stage_one, clock, claimed: &claimed, queue: Default::default(), done: false };
+    let claims = Claims {
+        stage_one,
+        clock,
+        claimed: &claimed,
+        queue: Default::default(),
+        ready: Default::default(),
+        done: false,
+    };
     let outcomes: Vec<Result<Option<Outcome>>> = claims
         .stream(config, &stopped)
         .map(|candidate| {
             let (spent, finished, claimed, unreachable) =
                 (&spent, &finished, &claimed, &unreachable);
             async move {
-                let candidate = candidate?;
+                let (candidate, read) = candidate?;
                 let span = tracing::info_span!(
                     "conversation",
                     conversation_id = %candidate.conversation_id,
@@ -415,7 +421,7 @@ async fn extract_all<S: Store>(
                         leave_for_next_run(stage_one, &candidate, cancel.is_cancelled()).await;
                         return Ok(None);
                     }
-                    let outcome = stage_one.conversation(&candidate, clock()).await;
+                    let outcome = stage_one.conversation(&candidate, read, clock()).await;
                     if outcome.store_unreachable {
                         unreachable.store(true, Ordering::Relaxed);
                     }
@@ -457,33 +463,43 @@ async fn leave_for_next_run<S: Store>(stage_one: &StageOne<'_, S>, c: &Candidate
 }
 
 /// The conversations a run takes, claimed a small batch at a time when the
-/// last batch has been handed out (a dry run peeks once and claims nothing).
+/// last batch has been handed out (a dry run peeks once and claims nothing),
+/// and read a batch at a time: one statement for a batch's messages.
 struct Claims<'a, S, C> {
     stage_one: &'a StageOne<'a, S>,
     clock: &'a C,
     claimed: &'a AtomicUsize,
-    queue: std::collections::VecDeque<Candidate>,
+    /// Claimed, not read yet.
+    queue: VecDeque<Candidate>,
+    /// Claimed and read (`None`: the batch's read failed), to hand out.
+    ready: VecDeque<(Candidate, Option<ConversationMessages>)>,
     done: bool,
 }
+
+type Claimed = (Candidate, Option<ConversationMessages>);
 
 impl<'a, S: Store, C: Fn() -> Time + Sync> Claims<'a, S, C> {
     fn stream(
         self,
         config: &'a Config,
         stopped: &'a (impl Fn() -> bool + Sync),
-    ) -> impl futures::Stream<Item = Result<Candidate>> + 'a {
+    ) -> impl futures::Stream<Item = Result<Claimed>> + 'a {
         let batch = config.llm.concurrency * CLAIM_AHEAD_PER_SLOT;
         let ttl = config.selection.claim_ttl;
+        let context = config.selection.context_messages;
         futures::stream::unfold(self, move |mut claims| async move {
-            if claims.queue.is_empty()
-                && !claims.done
-                && !stopped()
-                && let Err(e) = claims.take(batch, ttl).await
-            {
-                claims.done = true;
-                return Some((Err(e), claims));
+            if claims.ready.is_empty() {
+                if claims.queue.is_empty()
+                    && !claims.done
+                    && !stopped()
+                    && let Err(e) = claims.take(batch, ttl).await
+                {
+                    claims.done = true;
+                    return Some((Err(e), claims));
+                }
+                claims.read(batch, context, stopped()).await;
             }
-            let next = claims.queue.pop_front()?;
+            let next = claims.ready.pop_front()?;
             Some((Ok(next), claims))
         })
     }
@@ -502,6 +518,29 @@ impl<'a, S: Store, C: Fn() -> Time + Sync> Claims<'a, S, C> {
         self.claimed.fetch_add(candidates.len(), Ordering::Relaxed);
         self.queue.extend(candidates);
         Ok(())
+    }
+
+    /// Reads the messages of the next `batch` claimed conversations in one
+    /// statement, unless the run is `stopping` (they are left unread for
+    /// the next run). A failed read is not the batch's failure: each
+    /// conversation then reads its own, and fails on its own.
+    async fn read(&mut self, batch: usize, context: u32, stopping: bool) {
+        let next: Vec<Candidate> = self.queue.drain(..batch.min(self.queue.len())).collect();
+        let wanted: Vec<(&str, i64)> =
+            next.iter().map(|c| (c.conversation_id.as_str(), c.watermark_seq)).collect();
+        let read = if stopping || wanted.is_empty() {
+            Vec::new()
+        } else {
+            match self.stage_one.store.conversations_messages(&wanted, context).await {
+                Ok(read) => read,
+                Err(e) => {
+                    tracing::debug!(error = %e, "a batch's read failed; each conversation reads its own");
+                    Vec::new()
+                }
+            }
+        };
+        let mut read = read.into_iter();
+        self.ready.extend(next.into_iter().map(|c| (c, read.next())));
     }
 }
 

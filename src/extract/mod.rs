@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::domain::{DropReason, Slip, Time};
 use crate::error::Error;
 use crate::llm::{Provider, StageOneRequest, Usage};
-use crate::select::{Candidate, Window};
+use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -45,15 +45,22 @@ pub struct StageOne<'a, S> {
 }
 
 impl<S: Store> StageOne<'_, S> {
-    /// Extracts one claimed conversation; never fails the run.
-    pub async fn conversation(&self, candidate: &Candidate, now: Time) -> Outcome {
+    /// Extracts one claimed conversation; never fails the run. `read` is
+    /// what the run read of it with its batch; without it (that read
+    /// failed), the conversation reads its own, and fails on its own.
+    pub async fn conversation(
+        &self,
+        candidate: &Candidate,
+        read: Option<ConversationMessages>,
+        now: Time,
+    ) -> Outcome {
         let mut outcome = Outcome::default();
         let mut progress = Progress {
             watermark: candidate.watermark_seq,
             working_to: candidate.last_seq,
             released: false,
         };
-        let result = self.extract(candidate, now, &mut outcome, &mut progress).await;
+        let result = self.extract(candidate, read, now, &mut outcome, &mut progress).await;
         let Some(owner) = self.owner else {
             outcome.ending =
                 result.map_or_else(|e| Ending::Failed(e.to_string()), |()| Ending::Done);
@@ -111,15 +118,24 @@ impl<S: Store> StageOne<'_, S> {
     async fn extract(
         &self,
         c: &Candidate,
+        read: Option<ConversationMessages>,
         now: Time,
         outcome: &mut Outcome,
         progress: &mut Progress,
     ) -> Result<(), StepFailure> {
         let selection = &self.config.selection;
-        let messages = self
-            .store
-            .conversation_messages(&c.conversation_id, c.watermark_seq, selection.context_messages)
-            .await?;
+        let messages = match read {
+            Some(messages) => messages,
+            None => {
+                self.store
+                    .conversation_messages(
+                        &c.conversation_id,
+                        c.watermark_seq,
+                        selection.context_messages,
+                    )
+                    .await?
+            }
+        };
         let budget =
             self.config.llm.max_prompt_tokens.saturating_sub(self.provider.prompt_tokens());
         let plan = chunk::plan(

@@ -803,17 +803,17 @@ impl Store for Backend {
         Ok(candidates)
     }
 
-    async fn conversation_messages(
+    async fn conversations_messages(
         &self,
-        conversation_id: &str,
-        watermark_seq: i64,
+        conversations: &[(&str, i64)],
         context: u32,
-    ) -> Result<ConversationMessages> {
+    ) -> Result<Vec<ConversationMessages>> {
         type MessageRow = (i64, String, String, String, DbTime);
-        type Row = (Json<Vec<MessageRow>>, Json<Vec<MessageRow>>, Json<Vec<String>>);
-        // One row of JSON arrays: each statement and each row sqlx hands
-        // over crosses from SQLite's worker thread, and this runs once per
-        // conversation.
+        type Row = (String, Json<Vec<MessageRow>>, Json<Vec<MessageRow>>, Json<Vec<String>>);
+        // One row of JSON arrays per conversation, one statement per batch:
+        // each statement and each row sqlx hands over crosses from SQLite's
+        // worker thread (on PostgreSQL, the network), and stage one reads
+        // every conversation it takes.
         let (array, agg, as_json) = (dialect::JSON_ARRAY, dialect::JSON_ARRAY_AGG, dialect::AS_JSON);
         let messages = |from: &str| {
             format!(
@@ -822,30 +822,34 @@ impl Store for Backend {
             )
         };
         let query = sqlx::query_as::<_, Row>(sql(format!(
-            "SELECT {}, {}, {as_json}(coalesce((SELECT {agg}(scope) FROM (SELECT DISTINCT m.scope \
-             FROM memories m JOIN conversations c ON c.user_id = m.user_id \
-             WHERE c.conversation_id = $1) s), '[]'))",
+            "SELECT w.conversation_id, {}, {}, {as_json}(coalesce((SELECT {agg}(scope) FROM (\
+             SELECT DISTINCT m.scope FROM memories m JOIN conversations c ON c.user_id = m.user_id \
+             WHERE c.conversation_id = w.conversation_id) s), '[]')) FROM {} w",
+            messages(&format!(
+                "(SELECT * FROM messages WHERE conversation_id = w.conversation_id \
+                 AND seq <= w.watermark_seq ORDER BY seq DESC {}) b",
+                limit(context)
+            )),
             messages(
-                &format!(
-                    "(SELECT * FROM messages WHERE conversation_id = $1 AND seq <= $2 \
-                     ORDER BY seq DESC {}) b",
-                    limit(context)
-                )
+                "messages WHERE conversation_id = w.conversation_id AND seq > w.watermark_seq"
             ),
-            messages("messages WHERE conversation_id = $1 AND seq > $2"),
+            dialect::WATERMARKS,
         )))
-        .bind(conversation_id)
-        .bind(watermark_seq);
-        let what = format!("reading messages of conversation {conversation_id}");
-        let (Json(before), Json(unprocessed), Json(memory_scopes)) =
-            query.fetch_one(&mut *self.conn().await?).await.map_err(Error::db(what))?;
-        let message = |(seq, message_id, role, content, at): MessageRow| {
-            let role = parse(&role, "role", &format!("message {message_id}"))?;
-            Ok(StoredMessage { seq, message_id, role, content, created_at: at.0 })
-        };
-        let before = before.into_iter().map(message).collect::<Result<_>>()?;
-        let unprocessed = unprocessed.into_iter().map(message).collect::<Result<_>>()?;
-        Ok(ConversationMessages { before, unprocessed, memory_scopes })
+        .bind(Json(conversations));
+        let what = format!("reading messages of {} conversation(s)", conversations.len());
+        let mut read: HashMap<String, ConversationMessages> = HashMap::new();
+        for (conversation_id, Json(before), Json(unprocessed), Json(memory_scopes)) in
+            query.fetch_all(&mut *self.conn().await?).await.map_err(Error::db(what))?
+        {
+            let message = |(seq, message_id, role, content, at): MessageRow| {
+                let role = parse(&role, "role", &format!("message {message_id}"))?;
+                Ok(StoredMessage { seq, message_id, role, content, created_at: at.0 })
+            };
+            let before = before.into_iter().map(message).collect::<Result<_>>()?;
+            let unprocessed = unprocessed.into_iter().map(message).collect::<Result<_>>()?;
+            read.insert(conversation_id, ConversationMessages { before, unprocessed, memory_scopes });
+        }
+        Ok(conversations.iter().map(|(id, _)| read.remove(*id).unwrap_or_default()).collect())
     }
 
     async fn commit_extraction(

@@ -229,15 +229,30 @@ pub trait Store: Send + Sync {
         owner: Option<(&str, Time)>,
     ) -> Result<Vec<Candidate>>;
 
-    /// The unprocessed messages above `watermark_seq`, up to `context`
-    /// before them, and the scopes of the user's memories: all stage one
-    /// reads of a conversation, in one statement.
-    async fn conversation_messages(
+    /// What stage one reads of each of `conversations` (id and watermark,
+    /// each once), in the order asked: the unprocessed messages above the
+    /// watermark, up to `context` before them, and the scopes of the user's
+    /// memories. One statement for the lot: a run reads the conversations
+    /// it claims a batch at a time, a round trip per batch.
+    async fn conversations_messages(
+        &self,
+        conversations: &[(&str, i64)],
+        context: u32,
+    ) -> Result<Vec<ConversationMessages>>;
+
+    /// [`Store::conversations_messages`] of one conversation.
+    fn conversation_messages(
         &self,
         conversation_id: &str,
         watermark_seq: i64,
         context: u32,
-    ) -> Result<ConversationMessages>;
+    ) -> impl Future<Output = Result<ConversationMessages>> + Send {
+        async move {
+            let mut read =
+                self.conversations_messages(&[(conversation_id, watermark_seq)], context).await?;
+            Ok(read.pop().unwrap_or_default())
+        }
+    }
 
     /// Writes a chunk's slips and moves the watermark over `range` (from,
     /// to), in one transaction, only while `owner` holds the claim

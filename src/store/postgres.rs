@@ -55,6 +55,11 @@ mod dialect {
     /// The set-returning function that reads a JSON array parameter as rows of `value`.
     pub const EACH: &str = "jsonb_array_elements_text";
 
+    /// The rows of (`conversation_id`, `watermark_seq`) a JSON array of
+    /// pairs in the first parameter holds.
+    pub const WATERMARKS: &str = "(SELECT value->>0 AS conversation_id, \
+         (value->>1)::bigint AS watermark_seq FROM jsonb_array_elements($1))";
+
     /// Building JSON in SQL: an array, an array aggregate, and (not needed
     /// here, a subquery's `json` stays `json`) a wrapper for nested JSON.
     pub const JSON_ARRAY: &str = "json_build_array";

@@ -107,6 +107,11 @@ mod dialect {
     /// The table function that reads a JSON array parameter as rows of `value`.
     pub const EACH: &str = "json_each";
 
+    /// The rows of (`conversation_id`, `watermark_seq`) a JSON array of
+    /// pairs in the first parameter holds.
+    pub const WATERMARKS: &str = "(SELECT json_extract(value, '$[0]') AS conversation_id, \
+         json_extract(value, '$[1]') AS watermark_seq FROM json_each($1))";
+
     /// Building JSON in SQL: an array, an array aggregate, and the wrapper
     /// that keeps a subquery's JSON text JSON rather than a string.
     pub const JSON_ARRAY: &str = "json_array";

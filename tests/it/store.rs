@@ -435,6 +435,26 @@ async fn stage_one_reads_new_messages_context_and_the_user_s_memory_scopes_at_on
         ["domain:standard", "project:A", "project:C"],
         "the user's scopes, once each, whatever the status; not another user's"
     );
+    let batch = store.conversations_messages(&[("c2", 0), ("c9", 0), ("c1", 4)], 2).await.unwrap();
+    let mut scopes: Vec<Vec<String>> = batch.iter().map(|r| r.memory_scopes.clone()).collect();
+    scopes.iter_mut().for_each(|s| s.sort());
+    assert_eq!(
+        (batch.iter().map(|r| (ids(&r.before), ids(&r.unprocessed))).collect::<Vec<_>>(), scopes),
+        (
+            vec![
+                (vec![], vec!["m1".into()]),
+                (vec![], vec![]),
+                (vec!["m3".into(), "m4".into()], vec!["m5".into(), "m6".into()])
+            ],
+            vec![
+                vec!["project:B".into()],
+                vec![],
+                vec!["domain:standard".into(), "project:A".into(), "project:C".into()]
+            ]
+        ),
+        "a batch reads each conversation with its own watermark and user, in the order asked; \
+         an unknown one reads empty"
+    );
 }
 
 fn suggestion(
