@@ -28,7 +28,7 @@ use sqlx::{AssertSqlSafe, QueryBuilder};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
-type Tx = sqlx::Transaction<'static, Db>;
+type Tx<'c> = sqlx::Transaction<'c, Db>;
 type Conn = <Db as sqlx::Database>::Connection;
 type Args = <Db as sqlx::Database>::Arguments;
 type Query<'q> = sqlx::query::Query<'q, Db, Args>;
@@ -76,14 +76,17 @@ where
     rows.into_iter().map(make).collect()
 }
 
-impl Backend {
-    async fn write_tx(&self, what: &str) -> Result<Tx> {
-        dialect::begin_write(&self.writer).await.map_err(Error::db(what.to_owned()))
-    }
+/// A write transaction on `conn` (from [`Backend::writer`]), begun as the
+/// backend begins writes.
+async fn begin_write<'c>(conn: &'c mut Conn, what: &str) -> Result<Tx<'c>> {
+    dialect::begin_write(conn).await.map_err(Error::db(what.to_owned()))
+}
 
-    /// A connection for one write statement outside a transaction.
-    async fn writer(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
-        self.writer.acquire().await.map_err(Error::db("waiting for the database's writer"))
+impl Backend {
+    /// The connection to write through, in a transaction ([`begin_write`])
+    /// or with one statement.
+    async fn writer(&self) -> Result<impl std::ops::DerefMut<Target = Conn> + '_> {
+        dialect::writer(&self.writer).await.map_err(Error::db("waiting for the database's writer"))
     }
 
     /// The user's stamp (migration 0009), read before the candidates so
@@ -566,7 +569,8 @@ const OUT_OF_WINDOW: &str = "FROM conversations c WHERE c.last_seq > c.watermark
 
 impl Store for Backend {
     async fn ingest(&self, source: &mut (dyn MessageSource + Send)) -> Result<IngestWritten> {
-        let mut tx = self.write_tx("starting the ingest").await?;
+        let mut writer = self.writer().await?;
+        let mut tx = begin_write(&mut writer, "starting the ingest").await?;
         let mut checked = HashSet::new();
         let mut scopes: HashMap<String, BTreeSet<String>> = HashMap::new();
         let mut written = IngestWritten::default();
@@ -592,7 +596,8 @@ impl Store for Backend {
     }
 
     async fn apply(&self, writes: Vec<Write>) -> Result<()> {
-        let mut tx = self.write_tx("starting a transaction").await?;
+        let mut writer = self.writer().await?;
+        let mut tx = begin_write(&mut writer, "starting a transaction").await?;
         // Slips in a row (a copied user's) go in one statement per chunk.
         let slips_in_a_row =
             |a: &Write, b: &Write| matches!((a, b), (Write::InsertSlip(_), Write::InsertSlip(_)));
@@ -742,7 +747,8 @@ impl Store for Backend {
     }
 
     async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64> {
-        let mut tx = self.write_tx("starting a transaction").await?;
+        let mut writer = self.writer().await?;
+        let mut tx = begin_write(&mut writer, "starting a transaction").await?;
         let count = sqlx::query_as::<_, (i64,)>(sql(format!(
             "SELECT count(*) FROM messages m WHERE m.conversation_id IN (SELECT c.conversation_id {OUT_OF_WINDOW}) \
              AND m.seq > (SELECT watermark_seq FROM conversations WHERE conversation_id = m.conversation_id)"
@@ -860,7 +866,6 @@ impl Store for Backend {
         slips: Vec<Slip>,
         last: bool,
     ) -> Result<()> {
-        let mut tx = self.write_tx("starting a transaction").await?;
         let advance = sqlx::query(
             "UPDATE conversations SET watermark_seq = $1, attempts = 0, \
              claim_owner = CASE WHEN $5 THEN NULL ELSE claim_owner END, \
@@ -873,6 +878,16 @@ impl Store for Backend {
         .bind(owner)
         .bind(last);
         let what = format!("moving the watermark of conversation {conversation_id}");
+        let mut writer = self.writer().await?;
+        // Without slips the one statement is the transaction: no BEGIN and
+        // COMMIT, two round trips fewer (most conversations keep nothing).
+        if slips.is_empty() {
+            return match exec(&mut writer, advance, &what).await? {
+                0 => Err(lost_claim(conversation_id)),
+                _ => Ok(()),
+            };
+        }
+        let mut tx = begin_write(&mut writer, "starting a transaction").await?;
         if exec(&mut tx, advance, &what).await? == 0 {
             return Err(lost_claim(conversation_id));
         }
@@ -890,7 +905,8 @@ impl Store for Backend {
         now: Time,
     ) -> Result<bool> {
         let what = format!("recording a failure of conversation {conversation_id}");
-        let mut tx = self.write_tx("starting a transaction").await?;
+        let mut writer = self.writer().await?;
+        let mut tx = begin_write(&mut writer, "starting a transaction").await?;
         let count = sqlx::query_as::<_, (i64,)>(
             "UPDATE conversations SET attempts = attempts + 1 \
              WHERE conversation_id = $1 AND claim_owner = $2 AND watermark_seq = $3 RETURNING attempts",
@@ -1161,7 +1177,8 @@ impl Store for Backend {
     }
 
     async fn purge_user(&self, user_id: &str) -> Result<Vec<(&'static str, u64)>> {
-        let mut tx = self.write_tx("starting the purge").await?;
+        let mut writer = self.writer().await?;
+        let mut tx = begin_write(&mut writer, "starting the purge").await?;
         let mut removed = Vec::new();
         for (table, condition) in crate::store::USER_TABLES {
             let purge =
@@ -1201,7 +1218,8 @@ impl Store for Backend {
         progress: &CopiedProgress,
     ) -> Result<()> {
         let what = format!("copying conversation {}", c.conversation_id);
-        let mut tx = self.write_tx(&what).await?;
+        let mut writer = self.writer().await?;
+        let mut tx = begin_write(&mut writer, &what).await?;
         insert_messages(&mut tx, messages).await?;
         let scopes = BTreeSet::from_iter(c.scopes.iter().cloned());
         add_conversation_scopes(&mut tx, HashMap::from([(c.conversation_id.clone(), scopes)])).await?;

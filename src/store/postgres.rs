@@ -45,11 +45,19 @@ mod dialect {
     /// The schema this binary creates and expects.
     pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
-    use sqlx::{PgPool, Postgres, Transaction};
+    use sqlx::pool::PoolConnection;
+    use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
-    /// Writers run concurrently; rows they depend on are locked explicitly.
-    pub async fn begin_write(pool: &PgPool) -> Result<Transaction<'static, Postgres>, sqlx::Error> {
-        pool.begin().await
+    /// Any connection of the pool: writers run concurrently.
+    pub async fn writer(pool: &PgPool) -> Result<PoolConnection<Postgres>, sqlx::Error> {
+        pool.acquire().await
+    }
+
+    /// A plain transaction; rows that writers depend on are locked explicitly.
+    pub async fn begin_write(
+        conn: &mut PgConnection,
+    ) -> Result<Transaction<'_, Postgres>, sqlx::Error> {
+        conn.begin().await
     }
 
     /// The set-returning function that reads a JSON array parameter as rows of `value`.

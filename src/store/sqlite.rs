@@ -4,22 +4,27 @@
 
 use crate::error::{Error, Result};
 use crate::store::recall_cache::RecallCache;
-use sqlx::SqlitePool;
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a write waits for another process's lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a write waits for this process's writer connection.
 const WRITER_QUEUE_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the writer connection is held before it goes back through its pool.
+const WRITER_HELD_FOR: Duration = Duration::from_secs(60);
 
 // Both pools skip sqlx's ping before handing out a connection: a SQLite
 // connection is a thread of this process, not a socket that can drop, and
 // the ping was a round trip to that thread on every statement. sqlx still
-// pings each connection when it comes back to the pool, which finishes a
-// dropped transaction's rollback and retires a connection whose thread died.
+// pings each connection when it comes back to the pool, which retires a
+// connection whose thread died; the writer comes back only now and then
+// (`Writer`). A dropped transaction's rollback is queued on its connection
+// and runs before the next statement there.
 
 /// Cheap to clone: clones share the connection pools.
 #[derive(Clone)]
@@ -31,7 +36,7 @@ pub struct SqliteStore {
     /// in SQLite's busy handler instead, which sleeps and polls the lock:
     /// under a run's concurrency that cost more CPU and time than the
     /// writes. Other processes still wait up to the busy timeout.
-    writer: SqlitePool,
+    writer: Writer,
     /// Recall's candidates between calls, checked against the database's
     /// stamp; only in long-running processes (`Store::keeping_recall_candidates`).
     recall_cache: Option<Arc<RecallCache>>,
@@ -72,6 +77,7 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(opening())?;
+        let writer = Writer { pool: writer, held: Arc::default() };
         Ok(SqliteStore { pool, writer, recall_cache: None })
     }
 
@@ -79,7 +85,9 @@ impl SqliteStore {
     /// file can be removed (`dreamd eval` does, after each scratch case).
     pub async fn close(self) {
         self.pool.close().await;
-        self.writer.close().await;
+        // Dropped, the held connection goes back to its pool, which closes it.
+        self.writer.held.lock().await.take();
+        self.writer.pool.close().await;
     }
 
     /// The pool, for tests that check rows with SQL.
@@ -88,20 +96,56 @@ impl SqliteStore {
     }
 }
 
+/// The writer connection, taken from its pool of one and held between
+/// writes: sqlx pings every connection it takes back into a pool, a round
+/// trip to the connection's thread after each write. Once held for
+/// [`WRITER_HELD_FOR`] it goes back through the pool, whose ping retires a
+/// connection whose thread died, and a new one is taken.
+#[derive(Clone)]
+struct Writer {
+    pool: SqlitePool,
+    held: Arc<tokio::sync::Mutex<Option<Held>>>,
+}
+
+struct Held {
+    conn: PoolConnection<Sqlite>,
+    since: Instant,
+}
+
 /// Where SQLite's SQL differs from PostgreSQL's.
 mod dialect {
     /// The schema this binary creates and expects.
     pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 
-    use sqlx::{Sqlite, SqlitePool, Transaction};
+    use super::{Held, WRITER_HELD_FOR, WRITER_QUEUE_TIMEOUT, Writer};
+    use sqlx::{Connection, Sqlite, SqliteConnection, Transaction};
+    use std::time::Instant;
+    use tokio::sync::{MappedMutexGuard, MutexGuard};
+
+    /// The writer connection, once the writes queued before have had it.
+    pub async fn writer(
+        writer: &Writer,
+    ) -> Result<MappedMutexGuard<'_, SqliteConnection>, sqlx::Error> {
+        let queued = tokio::time::timeout(WRITER_QUEUE_TIMEOUT, writer.held.lock());
+        let mut held = queued.await.map_err(|_| sqlx::Error::PoolTimedOut)?;
+        if held.as_ref().is_none_or(|h| h.since.elapsed() >= WRITER_HELD_FOR) {
+            // Back to the pool first: the pool has one connection.
+            *held = None;
+            let conn = writer.pool.acquire().await?;
+            *held = Some(Held { conn, since: Instant::now() });
+        }
+        // Never the error: `held` is set above.
+        MutexGuard::try_map(held, |h| h.as_mut().map(|h| &mut *h.conn))
+            .map_err(|_| sqlx::Error::PoolClosed)
+    }
 
     /// A transaction that takes the write lock at once. A deferred one that
     /// reads first fails with SQLITE_BUSY_SNAPSHOT, without waiting, when
     /// another process commits in between; an immediate one waits its turn.
     pub async fn begin_write(
-        pool: &SqlitePool,
-    ) -> Result<Transaction<'static, Sqlite>, sqlx::Error> {
-        pool.begin_with("BEGIN IMMEDIATE").await
+        conn: &mut SqliteConnection,
+    ) -> Result<Transaction<'_, Sqlite>, sqlx::Error> {
+        conn.begin_with("BEGIN IMMEDIATE").await
     }
 
     /// The table function that reads a JSON array parameter as rows of `value`.

@@ -309,6 +309,11 @@ async fn a_lost_compare_and_set_writes_nothing<S: RawSql>(store: &S) {
     assert!(matches!(err, Error::Stale(_)), "{err}");
     assert_eq!(store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c9'").await, 0);
     assert_eq!(store.memory(&memory.memory_id).await.unwrap().unwrap(), memory);
+    // SQLite's next write goes through the same held connection: it starts
+    // after the rollback and commits only its own.
+    store.apply(vec![Write::InsertSlip(slip("u1", "c8", "next", SlipState::New))]).await.unwrap();
+    assert_eq!(store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c9'").await, 0);
+    assert_eq!(store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c8'").await, 1);
 }
 
 /// Stage one's commits keep the claim until the last, which releases it in
@@ -331,8 +336,8 @@ async fn a_conversation_s_last_commit_releases_its_claim<S: RawSql>(store: &S) {
         .unwrap();
     assert_eq!(store.count(held).await, 1, "a commit before the last keeps the claim");
     assert!(store.select_conversations(&window, Some(("run-b", until))).await.unwrap().is_empty());
-    let slip = slip("u1", "c1", "m2", SlipState::New);
-    store.commit_extraction("c1", "run-a", (middle, c.last_seq), vec![slip], true).await.unwrap();
+    let kept = slip("u1", "c1", "m2", SlipState::New);
+    store.commit_extraction("c1", "run-a", (middle, c.last_seq), vec![kept], true).await.unwrap();
     assert_eq!(
         store
             .count("SELECT count(*) FROM conversations WHERE claim_owner IS NULL AND claim_expires_at IS NULL")
@@ -346,6 +351,17 @@ async fn a_conversation_s_last_commit_releases_its_claim<S: RawSql>(store: &S) {
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Stale(_)), "{err}");
+    let late = slip("u1", "c1", "m1", SlipState::New);
+    let err = store
+        .commit_extraction("c1", "run-a", (c.last_seq, c.last_seq), vec![late], true)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Stale(_)), "{err}");
+    assert_eq!(
+        store.count("SELECT count(*) FROM slips WHERE conversation_id = 'c1'").await,
+        1,
+        "a stale commit with slips writes none of them"
+    );
 }
 
 /// Slips go in as multi-row INSERTs, chunked under each backend's parameter
