@@ -24,7 +24,7 @@ use crate::store::{
     changed_since_read, lost_claim, stale_memory, stale_suggestion,
 };
 use sqlx::types::Json;
-use sqlx::{AssertSqlSafe, QueryBuilder};
+use sqlx::{AssertSqlSafe, Execute, QueryBuilder};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -278,33 +278,43 @@ async fn insert_messages(conn: &mut Conn, batch: &[NewMessage]) -> Result<u64> {
     Ok(inserted)
 }
 
+/// Moves a conversation's watermark from `$3` to `$1` and resets its failed
+/// attempts, releasing its claim when `$5`, only while `$4` holds the claim
+/// (compare-and-set): stage one's commit.
+const ADVANCE: &str = "UPDATE conversations SET watermark_seq = $1, attempts = 0, \
+     claim_owner = CASE WHEN $5 THEN NULL ELSE claim_owner END, \
+     claim_expires_at = CASE WHEN $5 THEN NULL ELSE claim_expires_at END \
+     WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4";
+
 /// Inserts `slips` in as few statements as the backend's parameter limit
 /// allows: a conversation's or a copied user's slips, one round trip each.
 async fn insert_slips(conn: &mut Conn, slips: &[&Slip]) -> Result<()> {
     for chunk in slips.chunks(dialect::ROWS_PER_INSERT) {
-        let mut query = QueryBuilder::<Db>::new(
-            "INSERT INTO slips (slip_id, user_id, conversation_id, message_id, kind, scope, durability, \
-             valid_until, content, quote, expressed_at, state, run_id) ",
-        );
-        query.push_values(chunk, |mut row, s| {
-            row.push_bind(s.slip_id.as_str())
-                .push_bind(s.user_id.as_str())
-                .push_bind(s.conversation_id.as_str())
-                .push_bind(s.message_id.as_str())
-                .push_bind(s.kind.as_str())
-                .push_bind(s.scope.as_str())
-                .push_bind(s.durability.as_str())
-                .push_bind(s.valid_until.map(DbTime))
-                .push_bind(s.content.as_deref())
-                .push_bind(s.quote.as_deref())
-                .push_bind(DbTime(s.expressed_at))
-                .push_bind(s.state.as_str())
-                .push_bind(s.run_id.as_deref());
-        });
+        let mut query = QueryBuilder::<Db>::new(format!("INSERT INTO slips ({SLIP_COLUMNS}) "));
+        push_slip_rows(&mut query, chunk);
         let what = format!("inserting {} slips from slip {}", chunk.len(), chunk[0].slip_id);
         exec(conn, query.build(), &what).await?;
     }
     Ok(())
+}
+
+/// `VALUES (…), (…)`: one row of [`SLIP_COLUMNS`], in its order, per slip.
+fn push_slip_rows(query: &mut QueryBuilder<Db>, slips: &[&Slip]) {
+    query.push_values(slips, |mut row, s| {
+        row.push_bind(s.slip_id.as_str())
+            .push_bind(s.user_id.as_str())
+            .push_bind(s.conversation_id.as_str())
+            .push_bind(s.message_id.as_str())
+            .push_bind(s.kind.as_str())
+            .push_bind(s.scope.as_str())
+            .push_bind(s.durability.as_str())
+            .push_bind(s.valid_until.map(DbTime))
+            .push_bind(s.content.as_deref())
+            .push_bind(s.quote.as_deref())
+            .push_bind(DbTime(s.expressed_at))
+            .push_bind(s.state.as_str())
+            .push_bind(s.run_id.as_deref());
+    });
 }
 
 /// Adds scopes given at ingest to their conversations.
@@ -866,23 +876,37 @@ impl Store for Backend {
         slips: Vec<Slip>,
         last: bool,
     ) -> Result<()> {
-        let advance = sqlx::query(
-            "UPDATE conversations SET watermark_seq = $1, attempts = 0, \
-             claim_owner = CASE WHEN $5 THEN NULL ELSE claim_owner END, \
-             claim_expires_at = CASE WHEN $5 THEN NULL ELSE claim_expires_at END \
-             WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4",
-        )
-        .bind(to_seq)
-        .bind(conversation_id)
-        .bind(from_seq)
-        .bind(owner)
-        .bind(last);
+        let mut advance = sqlx::query(ADVANCE)
+            .bind(to_seq)
+            .bind(conversation_id)
+            .bind(from_seq)
+            .bind(owner)
+            .bind(last);
         let what = format!("moving the watermark of conversation {conversation_id}");
         let mut writer = self.writer().await?;
-        // Without slips the one statement is the transaction: no BEGIN and
-        // COMMIT, two round trips fewer (most conversations keep nothing).
+        // One statement is a transaction of its own, without BEGIN and
+        // COMMIT: three round trips fewer. Without slips (most conversations
+        // keep nothing) it is the UPDATE; on PostgreSQL, with slips that fit
+        // one INSERT, the UPDATE runs in a WITH in front of the INSERT.
         if slips.is_empty() {
             return match exec(&mut writer, advance, &what).await? {
+                0 => Err(lost_claim(conversation_id)),
+                _ => Ok(()),
+            };
+        }
+        if dialect::UPDATE_IN_WITH && slips.len() <= dialect::ROWS_PER_INSERT {
+            let bound = advance.take_arguments().map_err(sqlx::Error::Encode);
+            let bound = bound.map_err(Error::db(what.clone()))?.unwrap_or_default();
+            let mut insert = QueryBuilder::<Db>::with_arguments(
+                format!(
+                    "WITH advanced AS ({ADVANCE} RETURNING 1) \
+                     INSERT INTO slips ({SLIP_COLUMNS}) SELECT * FROM ("
+                ),
+                bound,
+            );
+            push_slip_rows(&mut insert, &slips.iter().collect::<Vec<_>>());
+            insert.push(") v WHERE EXISTS (SELECT 1 FROM advanced)");
+            return match exec(&mut writer, insert.build(), &what).await? {
                 0 => Err(lost_claim(conversation_id)),
                 _ => Ok(()),
             };

@@ -78,6 +78,10 @@ mod dialect {
     /// concurrent deletion waits for it or is seen by it.
     pub const FOR_UPDATE: &str = " FOR UPDATE";
 
+    /// A data-modifying WITH in front of another statement: stage one's
+    /// commit is one statement.
+    pub const UPDATE_IN_WITH: bool = true;
+
     /// Rows per multi-row INSERT (messages: 6 parameters each, slips: 13),
     /// well under PostgreSQL's 65,535.
     pub const ROWS_PER_INSERT: usize = 1000;

@@ -165,6 +165,10 @@ mod dialect {
     /// Row locks: none needed, a write transaction holds the whole database.
     pub const FOR_UPDATE: &str = "";
 
+    /// No data-modifying WITH: stage one's commit with slips is a
+    /// transaction of two statements.
+    pub const UPDATE_IN_WITH: bool = false;
+
     /// Rows per multi-row INSERT (messages: 6 values each, slips: 13), well
     /// under SQLite's limit of 32,766 variables.
     pub const ROWS_PER_INSERT: usize = 500;
