@@ -885,9 +885,9 @@ impl Store for Backend {
         let what = format!("moving the watermark of conversation {conversation_id}");
         let mut writer = self.writer().await?;
         // One statement is a transaction of its own, without BEGIN and
-        // COMMIT: three round trips fewer. Without slips (most conversations
-        // keep nothing) it is the UPDATE; on PostgreSQL, with slips that fit
-        // one INSERT, the UPDATE runs in a WITH in front of the INSERT.
+        // COMMIT. Without slips (most conversations keep nothing) it is the
+        // UPDATE; on PostgreSQL, with slips that fit one INSERT, the UPDATE
+        // runs in a WITH in front of the INSERT: one round trip, not four.
         if slips.is_empty() {
             return match exec(&mut writer, advance, &what).await? {
                 0 => Err(lost_claim(conversation_id)),
