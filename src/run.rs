@@ -472,7 +472,7 @@ struct Claims<'a, S, C> {
     /// Claimed, not read yet.
     queue: VecDeque<Candidate>,
     /// Claimed and read (`None`: the batch's read failed), to hand out.
-    ready: VecDeque<(Candidate, Option<ConversationMessages>)>,
+    ready: VecDeque<Claimed>,
     done: bool,
 }
 

@@ -286,6 +286,12 @@ const ADVANCE: &str = "UPDATE conversations SET watermark_seq = $1, attempts = 0
      claim_expires_at = CASE WHEN $5 THEN NULL ELSE claim_expires_at END \
      WHERE conversation_id = $2 AND watermark_seq = $3 AND claim_owner = $4";
 
+/// [`ADVANCE`] changed `rows`: none means the claim was lost, and the
+/// statement wrote nothing.
+fn claim_held(rows: u64, conversation_id: &str) -> Result<()> {
+    if rows == 0 { Err(lost_claim(conversation_id)) } else { Ok(()) }
+}
+
 /// Inserts `slips` in as few statements as the backend's parameter limit
 /// allows: a conversation's or a copied user's slips, one round trip each.
 async fn insert_slips(conn: &mut Conn, slips: &[&Slip]) -> Result<()> {
@@ -883,16 +889,14 @@ impl Store for Backend {
             .bind(owner)
             .bind(last);
         let what = format!("moving the watermark of conversation {conversation_id}");
+        let slips: Vec<&Slip> = slips.iter().collect();
         let mut writer = self.writer().await?;
         // One statement is a transaction of its own, without BEGIN and
         // COMMIT. Without slips (most conversations keep nothing) it is the
         // UPDATE; on PostgreSQL, with slips that fit one INSERT, the UPDATE
         // runs in a WITH in front of the INSERT: one round trip, not four.
         if slips.is_empty() {
-            return match exec(&mut writer, advance, &what).await? {
-                0 => Err(lost_claim(conversation_id)),
-                _ => Ok(()),
-            };
+            return claim_held(exec(&mut writer, advance, &what).await?, conversation_id);
         }
         if dialect::UPDATE_IN_WITH && slips.len() <= dialect::ROWS_PER_INSERT {
             let bound = advance.take_arguments().map_err(sqlx::Error::Encode);
@@ -904,18 +908,13 @@ impl Store for Backend {
                 ),
                 bound,
             );
-            push_slip_rows(&mut insert, &slips.iter().collect::<Vec<_>>());
+            push_slip_rows(&mut insert, &slips);
             insert.push(") v WHERE EXISTS (SELECT 1 FROM advanced)");
-            return match exec(&mut writer, insert.build(), &what).await? {
-                0 => Err(lost_claim(conversation_id)),
-                _ => Ok(()),
-            };
+            return claim_held(exec(&mut writer, insert.build(), &what).await?, conversation_id);
         }
         let mut tx = begin_write(&mut writer, "starting a transaction").await?;
-        if exec(&mut tx, advance, &what).await? == 0 {
-            return Err(lost_claim(conversation_id));
-        }
-        insert_slips(&mut tx, &slips.iter().collect::<Vec<_>>()).await?;
+        claim_held(exec(&mut tx, advance, &what).await?, conversation_id)?;
+        insert_slips(&mut tx, &slips).await?;
         tx.commit().await.map_err(Error::db("committing slips"))
     }
 
