@@ -1,5 +1,6 @@
-//! Live business facts (spec §2): a price, a stock level or quantity on
-//! hand, an order, shipment, approval or ticket status stated as a current
+//! Live business facts (spec §2): a price or an exchange rate, a stock level,
+//! quantity on hand or days of cover, an order, shipment, approval or ticket
+//! status, a plant's state or an expected arrival, stated as a current
 //! value. They change by the hour and must be queried each time.
 //!
 //! What passes: formatting wishes and definitions that *name* a column or
@@ -7,7 +8,7 @@
 //! `show the price column last`), conditions (`订单状态为已发货时通知我`),
 //! budgets, counts of tokens, recipe quantities.
 
-use super::context::{WordSet, clause_of, mentions};
+use super::context::{WordSet, clause_of, mentions, statement_of};
 use regex::{Captures, Regex};
 use std::sync::LazyLock;
 
@@ -17,6 +18,11 @@ const QTY: &str = r"(?:\d+(?:,\d{3})*(?:\.\d+)?|[零〇一二两三四五六七�
 
 /// Money units, Chinese and English.
 const MONEY: &str = r"(?:元|块钱|块|毛钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|(?i:rmb|cny|usd|eur|gbp|jpy|yuan|dollars?|euros?|bucks)\b)";
+
+/// Currency codes and names an exchange rate is quoted between.
+const CURRENCY: &str = "usd|eur|gbp|jpy|hkd|cny|rmb|chf|aud|cad|sgd|nzd|krw|twd|rub|inr|brl|mxn";
+const CURRENCY_ZH: &str =
+    "美元|美金|欧元|英镑|日元|港币|港元|人民币|瑞郎|澳元|加元|新加坡元|新元|韩元|卢布|卢比|新台币";
 
 /// Units a price is quoted per.
 const PER_UNIT: &str = r"(?:公斤|千克|(?i:kg)|吨|(?i:t)\b|斤|箱|袋|件|瓶|桶|升|(?i:l)\b|个|盒|包|托|克|(?i:g)\b|(?i:ml)\b|份|支|罐|(?i:lb)\b|磅|(?i:ton|tonne|litre|liter|unit|case|bag|pack|piece|pallet|drum|carton|bottle|box)s?\b)";
@@ -46,6 +52,9 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?:每|一)(?:公斤|千克|吨|斤|箱|袋|件|桶|瓶){filler}\s*{cur}\s*(?P<amount>{QTY})\s*{MONEY}"),
         // the price is 4.20 / WPC80 is priced at 9.5 / the current price of SMP is 23.5.
         format!(r"(?i)\b(?:price|prices|unit\s+price|unit\s+cost|priced|pricing|quote|quoted|quotes|list\s+price|spot\s+price|market\s+price|selling\s+price|purchase\s+price)\b(?:\s+(?:of|for)\s+[\w\s\-]{{1,30}}?)?(?:\s+(?:is|are|was|were|now|currently|today|stands\s+at|has\s+risen\s+to|has\s+gone\s+up\s+to|rose\s+to|went\s+up\s+to|dropped\s+to|fell\s+to|increased\s+to|decreased\s+to|came\s+in\s+at|at|of|for|to|around|about|roughly|just|only)|\s*[:=])*\s*{cur}\s*(?P<amount>\d+(?:,\d{{3}})*(?:\.\d+)?)(?P<after>.{{0,10}})"),
+        // USD/CNY is 7.12 today / 欧元兑人民币 7.86 / 汇率现在是 7.1: an exchange rate.
+        format!(r"(?i)(?:\b(?:{CURRENCY})\s*(?:/|to|vs\.?|兑|对)\s*(?:{CURRENCY})\b|(?:{CURRENCY_ZH})(?:兑|对|兑换|换)(?:{CURRENCY_ZH}))(?:\s*(?:exchange\s+|fx\s+)?rates?|\s*汇率)?(?:\s+(?:is|was|at|stands\s+at|today|now|currently|of|around|about)|\s*[:=]|{filler})*\s*(?P<amount>\d+(?:\.\d+)?)(?P<after>.{{0,8}})"),
+        format!(r"(?i)(?:汇率|\b(?:exchange|fx|forex)\s+rates?\b)(?:\s+(?:of|for)\s+[\w/\s\-]{{1,20}}?)?(?:\s+(?:is|was|at|stands\s+at|today|now|currently|around|about)|\s*[:=]|{filler})*\s*(?P<amount>\d+(?:\.\d+)?)(?P<after>.{{0,8}})"),
         // whey costs $1200 a ton / it sells for 30 dollars.
         format!(r"(?i)\b(?:costs?|costing|sells?|selling|sold|going|trading|offered|bid)\s+(?:(?:for|at|us|about|around|roughly|only|just)\s+)*(?P<amount>(?:[¥$€£]|US\$|(?:rmb|cny|usd|eur)\s?)\s*\d+(?:,\d{{3}})*(?:\.\d+)?|\d+(?:,\d{{3}})*(?:\.\d+)?\s*{MONEY})"),
     ]
@@ -97,26 +106,40 @@ static NOT_A_PRICE: WordSet = WordSet::new(&[
     "display",
 ]);
 
-static STOCK: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+/// How a stock pattern places its quantity: at a place (`库存`, `the
+/// warehouse`), which makes it stock whatever follows; left over
+/// (`还剩 3 箱`), which may be a task (`还有 3 袋要加`); or as days of
+/// cover (`库存够用 4 天`), which may be a target (`库存要够用 7 天`).
+#[derive(Clone, Copy, PartialEq)]
+enum StockShape {
+    AtAPlace,
+    Remaining,
+    Cover,
+}
+
+static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
     let filler = r"(?:\s*(?:还有|还剩|剩下|剩余|剩|只有|只剩|仅剩|仅有|有|是|为|:|=|不到|不足|约|大概|大约|现在|目前|当前|就|才|已经|已|只|还|共|一共|总共|合计|降到了?|减少到|掉到|了|的|都|也|就剩|仅))*";
     [
         // 库存还剩三百箱 / 仓库里还有 20 吨乳清粉 / 库存: 1200.
-        format!(r"(?:库存|存货|现货|余量|余货|结存|在库|库里|仓库里?|仓里|货架上|冷库里?|库房里?|库存量|库存数|可用库存|实际库存|账面库存)(?:量|数量|数)?{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})?(?P<after>.{{0,8}})"),
+        (StockShape::AtAPlace, format!(r"(?:库存|存货|现货|余量|余货|结存|在库|库里|仓库里?|仓里|货架上|冷库里?|库房里?|库存量|库存数|可用库存|实际库存|账面库存)(?:量|数量|数)?{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})?(?P<after>.{{0,8}})")),
         // 库存：WPC80 共 18 袋 (an item named between the word and the amount).
-        format!(r"(?:库存|存货|现货|余量|结存|在库|库里|仓库里?|仓里|冷库里?|库房里?){filler}\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
+        (StockShape::AtAPlace, format!(r"(?:库存|存货|现货|余量|结存|在库|库里|仓库里?|仓里|冷库里?|库房里?){filler}\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 3 号罐还有 8 吨原奶 / 奶仓里剩 20 吨: what a vessel holds now.
-        format!(r"(?:(?:\d+\s*号(?:罐|仓|奶罐|储罐|奶仓|冷库)|储奶罐|奶罐|储罐|奶仓)(?:里|内)?|罐(?:里|内))\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|还|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>)"),
+        (StockShape::AtAPlace, format!(r"(?:(?:\d+\s*号(?:罐|仓|奶罐|储罐|奶仓|冷库)|储奶罐|奶罐|储罐|奶仓)(?:里|内)?|罐(?:里|内))\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|还|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>)")),
         // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
-        format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})"),
+        (StockShape::Remaining, format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
-        r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string(),
+        (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
         // we're down to 6 drums / the warehouse has 40 pallets.
-        r"(?i)\b(?:we|they|there|the\s+(?:warehouse|plant|store|site|cold\s+store|dc))(?:'re|\s+(?:is|are)|\s+are|'ve|\s+have|\s+has|\s+still\s+have|\s+only\s+have|\s+got)?(?:\s+(?:got|down\s+to|left\s+with|only|just|about|around|still))*\s+(?P<amount>\d[\d,.]*)\s*(?:k\s+)?(?:kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b(?P<after>.{0,16})".to_string(),
+        (StockShape::Remaining, r"(?i)\b(?:we|they|there|the\s+(?:warehouse|plant|store|site|cold\s+store|dc))(?:'re|\s+(?:is|are)|\s+are|'ve|\s+have|\s+has|\s+still\s+have|\s+only\s+have|\s+got)?(?:\s+(?:got|down\s+to|left\s+with|only|just|about|around|still))*\s+(?P<amount>\d[\d,.]*)\s*(?:k\s+)?(?:kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b(?P<after>.{0,16})".to_string()),
         // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
-        r"(?i)\b(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:k\s+)?(?:units?|pcs|pieces|kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|l|totes|sacks|barrels|crates|cans|jars|rolls|packs)?\s+(?:of\s+[\w\s\-]{1,25}?\s+)?(?:left\s+in\s+stock|left|remaining|in\s+stock|on\s+hand|in\s+the\s+warehouse|in\s+inventory|in\s+the\s+cold\s+store|available\s+in\s+stock|in\s+storage)\b".to_string(),
+        (StockShape::Remaining, r"(?i)\b(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:k\s+)?(?:units?|pcs|pieces|kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|l|totes|sacks|barrels|crates|cans|jars|rolls|packs)?\s+(?:of\s+[\w\s\-]{1,25}?\s+)?(?:left\s+in\s+stock|left|remaining|in\s+stock|on\s+hand|in\s+the\s+warehouse|in\s+inventory|in\s+the\s+cold\s+store|available\s+in\s+stock|in\s+storage)\b".to_string()),
+        // 包材库存够用 4 天 / stock will last 3 more days.
+        (StockShape::Cover, format!(r"(?:库存|存货|现货|余量|包材|原料|原奶|奶粉|物料)(?P<gap>[^,;。!?\n]{{0,8}}?)(?:够用|能用|够|能撑|撑)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>天|周|个月|小时|个星期|个班)(?P<after>)")),
+        (StockShape::Cover, r"(?i)\b(?:stock|stocks|inventory|supply|supplies)\b(?P<gap>[^,.;?!\n]{0,30}?)\b(?:covers?|will\s+last|lasts?|is\s+enough\s+for|are\s+enough\s+for|is\s+good\s+for)\s+(?:about\s+|around\s+|only\s+|another\s+|just\s+)?(?P<amount>\d+)\s+(?:more\s+)?(?:days?|weeks?|shifts?)\b(?P<after>)".to_string()),
     ]
-    .iter()
-    .map(|p| super::re(p))
+    .into_iter()
+    .map(|(shape, p)| (shape, super::re(&p)))
     .collect()
 });
 
@@ -164,13 +187,20 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>单子|这单|那单|该单|审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>单子|这单|那单|该单|审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经?|已被|刚|目前|现在|被)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
         format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
+        // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
+        r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?P<after>.{0,6})".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|now|currently|today|at\s+the\s+moment|since\s+[\w]+)(?P<after>)".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?P<after>)".to_string(),
+        // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
+        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?P<status>[\w]+)(?P<after>)".to_string(),
+        r"(?:下周[一二三四五六日天]|明天|后天|今天|今晚|本周[一二三四五六日天]|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
     ]
     .iter()
     .map(|p| super::re(p))
@@ -217,6 +247,11 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "默认",
     "一般",
     "通常",
+    "usually",
+    "typically",
+    "normally",
+    "generally",
+    "on average",
     "if",
     "when",
     "whenever",
@@ -299,7 +334,7 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
 /// on texts without any. Keep these in step with the patterns.
 static PRICE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b",
+        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|汇率|\b(?:exchange|fx|forex|hkd|chf|aud|cad|sgd|nzd|krw|twd|rub|inr|brl|mxn)\b|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b",
     )
 });
 
@@ -313,7 +348,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达",
     )
 });
 
@@ -406,6 +441,59 @@ static NOT_OUT_OF_STOCK: WordSet = WordSet::new(&[
     "prevent",
 ]);
 
+/// Words after a status that make it a display rule (`缺货标红`,
+/// `sold out → show in grey`).
+static DISPLAYED: WordSet = WordSet::new(&[
+    "显示",
+    "标",
+    "高亮",
+    "颜色",
+    "列",
+    "字段",
+    "筛选",
+    "过滤",
+    "show",
+    "shown",
+    "highlight",
+    "colour",
+    "color",
+    "mark",
+    "marked",
+    "flag",
+    "flagged",
+    "column",
+    "field",
+    "filter",
+    "label",
+    "means",
+    "表示",
+    "代表",
+    "?",
+    "吗",
+]);
+
+/// Words that make days of cover a target (`库存要够用 7 天`).
+static TARGET: WordSet = WordSet::new(&[
+    "要",
+    "需要",
+    "应",
+    "应该",
+    "至少",
+    "保证",
+    "保持",
+    "最少",
+    "不少于",
+    "必须",
+    "should",
+    "must",
+    "need",
+    "needs",
+    "at least",
+    "always",
+    "target",
+    "minimum",
+]);
+
 /// Words that make a stock number a threshold or a condition.
 static NOT_A_STOCK_LEVEL: WordSet = WordSet::new(&[
     "预警",
@@ -423,22 +511,31 @@ static NOT_A_STOCK_LEVEL: WordSet = WordSet::new(&[
 
 fn has_stock(words: &str) -> bool {
     let out_of_stock = STOCK_OUT.find_iter(words).any(|m| {
-        let clause = clause_of(words, m.start(), m.end());
+        let statement = statement_of(words, m.start(), m.end());
+        let from = statement.as_ptr() as usize - words.as_ptr() as usize;
         let after = &words[m.end()..];
-        !mentions(clause, &NOT_A_STATUS)
-            && !mentions(clause, &NOT_OUT_OF_STOCK)
+        let rest = words.get(m.end()..from + statement.len()).unwrap_or("");
+        !mentions(&words[from..m.end()], &NOT_A_STATUS)
+            && !mentions(statement, &NOT_OUT_OF_STOCK)
+            && !mentions(rest, &DISPLAYED)
             && !after.trim_start().starts_with(['的', '率', '时'])
     });
     out_of_stock
-        || STOCK.iter().any(|r| {
+        || STOCK.iter().any(|(shape, r)| {
             r.captures_iter(words).any(|c| {
                 // Group 0 is the whole match: every capture has it.
                 let m = c.get(0).expect("group 0");
                 let after = c.name("after").map_or("", |m| m.as_str());
                 let clause = clause_of(words, m.start(), m.end());
+                let gap = c.name("gap").map_or("", |m| m.as_str());
+                let not_stock = match shape {
+                    StockShape::AtAPlace => false,
+                    StockShape::Remaining => mentions(after, &NOT_STOCK),
+                    StockShape::Cover => mentions(gap, &TARGET),
+                };
                 !NOT_AN_AMOUNT.is_match(after)
                     && has_digitish(&c)
-                    && !mentions(after, &NOT_STOCK)
+                    && !not_stock
                     && !mentions(clause, &NOT_A_STOCK_LEVEL)
             })
         })
@@ -449,8 +546,8 @@ fn has_status(words: &str) -> bool {
         r.captures_iter(words).any(|c| {
             // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
-            let clause = clause_of(words, m.start(), m.end());
-            let after = c.name("after").map_or("", |m| m.as_str());
+            let clause = statement_of(words, m.start(), m.end());
+            let after = status_word_dropped(c.name("after").map_or("", |m| m.as_str()));
             let english_subject = c.name("subject").is_some_and(|s| s.as_str().is_ascii());
             let anchored =
                 c.name("id").is_some() || c.name("state").is_some() || c.name("det").is_some();
@@ -463,6 +560,17 @@ fn has_status(words: &str) -> bool {
                 && !STATUS_AFTER.is_match(after)
         })
     })
+}
+
+/// `待审批状态` at the end of a statement is the status itself; before
+/// more words (`待审批状态的单子`) it names a set of them.
+fn status_word_dropped(after: &str) -> &str {
+    match after.strip_prefix("状态") {
+        Some(rest) if rest.is_empty() || rest.starts_with(['了', '。', ',', ';', '!', '\n']) => {
+            rest
+        }
+        _ => after,
+    }
 }
 
 /// An English subject with neither an id, nor "status", nor a determiner
@@ -486,6 +594,12 @@ mod tests {
             "脱脂奶粉现在单价是 23.5 元/kg",
             "whey costs $1200 a ton",
             "only 12 units left in stock",
+            "Today's USD/CNY rate is 7.12.",
+            "今天欧元兑人民币 7.86",
+            "Order SO-88213 shipped yesterday and should arrive Friday.",
+            "the inulin we ordered is out of stock until next month",
+            "目前包材库存够用 4 天",
+            "杀菌机二号线目前停机检修",
         ] {
             assert!(has_live_fact(t), "{t:?}");
         }
@@ -502,6 +616,9 @@ mod tests {
             "订单状态为已发货时通知我",
             "项目预算 50 万元",
             "还有 3 天到期",
+            "汇率保留 4 位小数",
+            "库存要够用 7 天",
+            "when line 3 is down, switch the report to line 4",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
         }

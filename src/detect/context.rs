@@ -2,7 +2,7 @@
 //! the clause a match sits in.
 
 use regex::Regex;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// A list of keywords looked up in one pass: compiled once into a single
 /// case-insensitive alternation (which the regex crate runs as a literal
@@ -62,12 +62,15 @@ pub(crate) fn contains_word(text: &str, word: &str) -> bool {
 }
 
 /// Whether `c` ends a clause: commas, semicolons, full stops, question and
-/// exclamation marks, enumeration commas and line breaks.
+/// exclamation marks, enumeration commas, spaced dashes and line breaks.
 fn ends_clause(text: &str, i: usize, c: char) -> bool {
     match c {
         ',' | ';' | '。' | '!' | '?' | '、' | '\n' | '|' => true,
         // A full stop, not a decimal point or a domain dot.
         '.' => !text[i + 1..].chars().next().is_some_and(|n| n.is_ascii_alphanumeric()),
+        // A dash between spaces (`… all systems — don't ask`; the view
+        // folds dashes to `-`), not a hyphen or a range (`8-16`).
+        '-' => text[..i].ends_with(' ') && text[i + 1..].starts_with(' '),
         _ => false,
     }
 }
@@ -99,6 +102,24 @@ pub(crate) fn clause_of(text: &str, start: usize, end: usize) -> &str {
     &text[from..to.max(from)]
 }
 
+/// Coordinating conjunctions that start a second statement within a clause.
+static CONJUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)\s(?:and|but|so|then|yet)\s|并且|而且|但是|不过|然后|所以|因此")
+});
+
+/// The clause of `text` around bytes `start..end`, cut after `end` at the
+/// first conjunction: what a negation or a condition must sit in to bear
+/// on the match. In `order 5 shipped yesterday and should arrive Friday`,
+/// the `should` belongs to the second statement, not to the first.
+pub(crate) fn statement_of(text: &str, start: usize, end: usize) -> &str {
+    let clause = clause_of(text, start, end);
+    let from = clause.as_ptr() as usize - text.as_ptr() as usize;
+    let to = from + clause.len();
+    let end = end.clamp(from, to);
+    let cut = CONJUNCTION.find(&text[end..to]).map_or(to, |m| end + m.start());
+    &text[from..cut]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +142,16 @@ mod tests {
         assert_eq!(clause_around(text, 3), "我是管理员");
         let p = text.find("3.5").unwrap();
         assert_eq!(clause_around(text, p), " 需要 3.5 元的东西");
+    }
+
+    #[test]
+    fn a_statement_ends_at_the_next_conjunction_or_spaced_dash() {
+        let text = "Order 5 shipped yesterday and should arrive Friday";
+        assert_eq!(statement_of(text, 0, 15), "Order 5 shipped yesterday");
+        let text = "I have full access - don't ask me";
+        assert_eq!(clause_around(text, 0), "I have full access ");
+        assert_eq!(clause_around("range 8-16 chars", 0), "range 8-16 chars");
+        let text = "我不是管理员并且没有权限";
+        assert_eq!(statement_of(text, 3, 6), "我不是管理员");
     }
 }

@@ -1,5 +1,6 @@
-//! Credentials: private keys, API keys and tokens (spec §2); passwords and
-//! PINs are in [`super::passwords`], tried after these.
+//! Credentials: private keys (and wallet seed phrases), API keys and tokens
+//! (spec §2); passwords and PINs are in [`super::passwords`], tried after
+//! these.
 //!
 //! Vendor token formats are written from the vendors' documentation and the
 //! rule sets of public secret scanners (gitleaks, trufflehog, GitHub secret
@@ -55,11 +56,24 @@ static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
         // WireGuard and similar: a labelled 32-byte base64 key.
         r"(?i)\bprivate[ _-]?key\b\s*[:=]\s*[A-Za-z0-9+/]{42,43}=",
         r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n,;。公]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
+        // A labelled key as hex in groups, or as a JSON array of its bytes
+        // (Solana-style keypair files).
+        r"(?i)(?:私钥|\b(?:private|secret)[ _-]?key\b|\bkeypair\b)[^\n]{0,40}?(?:[0-9a-f]{4,16}[\s,:\-]+){7,}[0-9a-f]{4,16}\b",
+        r"(?i)(?:私钥|\b(?:private|secret)[ _-]?key\b|\bkeypair\b)[^\n\[]{0,40}?\[\s*(?:\d{1,3}\s*,\s*){31,}",
     ])
 });
 
+/// A wallet's seed or recovery phrase (BIP 39 and its kin): a label, then
+/// twelve or more words (or single Chinese characters) in a row. The
+/// phrase is the private key.
+static SEED_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:助记词|恢复短语|恢复词|种子短语|\bmnemonic(?:\s+(?:phrase|words|code))?|\b(?:seed|recovery|backup|secret\s+recovery|wallet)\s+(?:phrase|words|key\s+phrase))[^\n]{0,40}?(?:(?:(?:\d{1,2}[.):]\s*)?\b[a-z]{3,8}\b[\s,，、]+){11,}(?:\d{1,2}[.):]\s*)?\b[a-z]{3,8}\b|(?:\p{Han}[\s,，、]+){11,}\p{Han})",
+    )
+});
+
 fn has_private_key(words: &str) -> bool {
-    PRIVATE_KEY.is_match(words)
+    PRIVATE_KEY.is_match(words) || SEED_PHRASE.is_match(words)
 }
 
 // ---- API keys and tokens ----

@@ -126,6 +126,14 @@ static CARD_WORDS: WordSet = WordSet::new(&[
     "iban",
     "debit",
     "credit",
+    "cvv",
+    "cvv2",
+    "cvc",
+    "cvn",
+    "刷卡",
+    "charge it",
+    "charge the",
+    "charged to",
 ]);
 
 /// Words that say a number is a technical identifier or a count: a batch,
@@ -290,11 +298,13 @@ fn has_phone(run: &NumberRun) -> bool {
     if !labelled && mentions(&around, &TECH_WORDS) {
         return false;
     }
-    windows(run).any(|(from, to)| {
-        let digits = run.window(from, to);
-        let plus = from == 0 && run.plus;
-        is_phone_number(digits, plus, &run.groups[from..to], labelled)
-    })
+    let spelled_out = labelled && run.groups.len() >= 7 && run.groups.iter().all(|&g| g == 1);
+    spelled_out && is_phone_number(&run.digits, run.plus, &run.groups, true)
+        || windows(run).any(|(from, to)| {
+            let digits = run.window(from, to);
+            let plus = from == 0 && run.plus;
+            is_phone_number(digits, plus, &run.groups[from..to], labelled)
+        })
 }
 
 /// Four dot-separated groups of at most three digits: an IPv4 address.
@@ -494,12 +504,28 @@ fn valid_date(yyyymmdd: &str) -> bool {
 static TAIWAN_ID: LazyLock<Regex> = LazyLock::new(|| super::re(r"\b([A-Z])([12][0-9]{8})\b"));
 static HONG_KONG_ID: LazyLock<Regex> =
     LazyLock::new(|| super::re(r"\b([A-Z]{1,2})([0-9]{6}) ?\(?([0-9A])\)?(?:[^0-9A-Za-z]|$)"));
+/// A Hong Kong identity card number after its label: a mistyped check
+/// digit does not make it less personal.
+static HONG_KONG_ID_LABELLED: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:\bHKID\b|香港身份证|身份证)[^0-9\n]{0,40}?\b[A-Z]{1,2}[0-9]{6} ?\(?[0-9A]\)?(?:[^0-9A-Za-z]|$)",
+    )
+});
 static US_SSN: LazyLock<Regex> = LazyLock::new(|| {
     super::re(r"(?:^|[^0-9-])([0-9]{3})[- ]([0-9]{2})[- ]([0-9]{4})(?:[^0-9-]|$)")
 });
 static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:护照|passport|通行证|permit)[^0-9A-Za-z\n]{0,12}(?:no\.?|number|号码?)?[^0-9A-Za-z\n]{0,4}[A-Z]{1,2}[0-9]{7,8}\b",
+        r"(?i)(?:护照|passport|通行证|permit)[^0-9A-Za-z\n]{0,12}(?:no\.?|number|num|号码?)?[^0-9A-Za-z\n]{0,4}(?:(?:is|was)\s+)?(?:[A-Z]{1,2}[0-9]{7,8}|[0-9]{8,9})\b",
+    )
+});
+
+/// An identity number after the name of its document, in any country's
+/// shape (Singapore NRIC, Aadhaar, Canadian SIN, UK NI, Korean RRN,
+/// passports): a label and six to twelve digits, maybe between letters.
+static LABELLED_ID: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9]{0,30}?\b[A-Z]{0,2}\s?\d(?:[\s-]?\d){5,11}\s?[A-Z]?(?:[^0-9A-Za-z]|$)",
     )
 });
 
@@ -509,6 +535,8 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 fn has_foreign_id(words: &str) -> bool {
     TAIWAN_ID.captures_iter(words).any(|c| is_taiwan_id(&c[1], &c[2]))
         || HONG_KONG_ID.captures_iter(words).any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
+        || HONG_KONG_ID_LABELLED.is_match(words)
+        || LABELLED_ID.is_match(words)
         || US_SSN.captures_iter(words).any(|c| is_ssn(&c[1], &c[2], &c[3]))
         || PASSPORT.is_match(words)
 }
@@ -626,6 +654,10 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Characters spelled out one by one (`w a n g @ s i n a . c o m`).
+static SPACED_OUT: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"(?:[A-Za-z0-9@._\-] ){5,}[A-Za-z0-9@._\-]"));
+
 /// An address with its `@` or dots disguised: `(at)`, `[at]`, `{at}`,
 /// ` at `, `#`, `艾特`; `(dot)`, `[dot]`, ` dot `, `点`.
 static OBFUSCATED_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
@@ -681,26 +713,57 @@ const FILE_EXTENSIONS: &[&str] = &[
 ];
 
 fn has_email(words: &str) -> bool {
-    EMAIL.captures_iter(words).any(|c| {
-        let start = c.get(0).map_or(0, |m| m.start());
-        could_be_address(&c[1], &c[3]) && !words[..start].ends_with("://")
-    }) || OBFUSCATED_EMAIL.captures_iter(words).any(|c| {
-        let (local, at, domain, dot, tld) =
-            (&c[1], c[2].trim().to_ascii_lowercase(), &c[3], &c[4], &c[5]);
-        if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
-            return false;
+    let plain = |text: &str| {
+        EMAIL.captures_iter(text).any(|c| {
+            let start = c.get(0).map_or(0, |m| m.start());
+            could_be_address(&c[1], &c[3]) && !text[..start].ends_with("://")
+        })
+    };
+    plain(words)
+        || SPACED_OUT.find_iter(words).any(|m| plain(&m.as_str().replace(' ', "")))
+        || overlapping(&OBFUSCATED_EMAIL, words).any(|c| {
+            let (local, at, domain, dot, tld) =
+                (&c[1], c[2].trim().to_ascii_lowercase(), &c[3], &c[4], &c[5]);
+            if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
+                return false;
+            }
+            let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();
+            let known_provider = MAIL_PROVIDERS.contains(&provider.as_str());
+            let disguised_dot = dot.trim() != ".";
+            let plain_word_at = at == "at" || at == "#";
+            let looks_like_handle =
+                local.chars().any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
+            let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
+            !plain_word_at
+                || known_provider
+                || (disguised_dot && !ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str()))
+                || (looks_like_handle && !prose.contains("http"))
+        })
+}
+
+/// Every match of `regex` in `text` that starts a word, also those that
+/// start inside an earlier match: `auditor at m.tanaka` (no address:
+/// `tanaka` is no domain) must not hide `m.tanaka[at]qa-audit[dot]jp`
+/// that overlaps it. A match starting inside a word (`ook at acme dot
+/// com` in `look at …`) is not one.
+fn overlapping<'r, 't>(
+    regex: &'r Regex,
+    text: &'t str,
+) -> impl Iterator<Item = regex::Captures<'t>> + use<'r, 't> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let c = regex.captures_at(text, from)?;
+            let start = c.get(0).map_or(text.len(), |m| m.start());
+            from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+            let inside_a_word = text[..start]
+                .chars()
+                .next_back()
+                .is_some_and(|p| p.is_ascii_alphanumeric() || "._%+-".contains(p));
+            if !inside_a_word {
+                return Some(c);
+            }
         }
-        let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();
-        let known_provider = MAIL_PROVIDERS.contains(&provider.as_str());
-        let disguised_dot = dot.trim() != ".";
-        let plain_word_at = at == "at" || at == "#";
-        let looks_like_handle =
-            local.chars().any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
-        let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
-        !plain_word_at
-            || known_provider
-            || (disguised_dot && !ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str()))
-            || (looks_like_handle && !prose.contains("http"))
     })
 }
 

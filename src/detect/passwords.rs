@@ -1,6 +1,7 @@
-//! Passwords, passphrases, PINs and one-time codes stated in any phrasing
-//! (spec §2): `密码是 X`, `登录密码X`, `password hunter2`, `PIN 是 1234`,
-//! `X 是我的密码`, `log in with X`, `账号 admin / X`.
+//! Passwords, passphrases, PINs, door codes and one-time codes stated in
+//! any phrasing (spec §2): `密码是 X`, `登录密码X`, `password hunter2`,
+//! `PIN 是 1234`, `X 是我的密码`, `log in with X`, `账号 admin / X`,
+//! `the code to the lab door is 0613#`, typos such as `pasword`.
 //!
 //! Talk *about* passwords passes: policies (`密码：至少12位`, `the password
 //! policy requires 12 characters`), fields and resets, lengths, masked or
@@ -15,7 +16,7 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code)(?:[_\-][a-z0-9]+)*\b|密码|口令|暗号|验证码|动态码|校验码|安全码",
+        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|alarm|safe|entry|access|unlock|padlock) ?(?:code|combination|combo|pin))(?:[_\-][a-z0-9]+)*\b|密\s?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
@@ -23,7 +24,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
 static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\s[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s*[:=]))\s*)*",
+        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\s[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=]))\s*)*",
     )
 });
 
@@ -31,7 +32,7 @@ static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
 /// after the word (`PIN 0000 is wrong`) is still read as one.
 static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,30}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
+        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
     )
 });
 
@@ -39,7 +40,7 @@ static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
 /// after other words (`密码保护的 Excel`) the value must look like a password.
 static EXPLICIT_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)[:=是为]|\bis\b|\bwas\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
+        r"(?i)[:=是为]|\bis\b|\bwas\b|\bit's\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
     )
 });
 
@@ -64,7 +65,15 @@ static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 /// `账号 admin / Abc@123`.
 static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|\busername|\buser|\blogin|\baccount)(?:\s+is|\s*[:=])?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,})|\b(?:use|used|uses|using)\s+([!-~]{4,})\s+(?:as|for)\s+(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:用|拿)\s*([!-~]{4,})\s*(?:作为|当作?|做)(?:[^,.。\n]{0,6}?)(?:密码|口令))",
+        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|登录|登陆|登入|\busername|\buser|\blogin|\baccount|\bcredentials?|\bcreds)(?:\s+(?:for|of|to|on)\s+[^:=\n,.;/]{1,40}?|\s*[A-Za-z][A-Za-z0-9\-]{0,19}\s*[:=])?(?:\s+(?:is|are)|\s*[:=])?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,})|\b(?:use|used|uses|using|takes?|took|accepts?|accepted|set|sets)\s+([!-~]{4,})\s+(?:as|for)\s+(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:用|拿)\s*([!-~]{4,})\s*(?:作为|当作?|做)(?:[^,.。\n]{0,6}?)(?:密码|口令))",
+    )
+});
+
+/// A code that opens something, without a password word: `unlock with
+/// 4729`, `the code to the lab door is 0613#`.
+static OPENING_CODE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:unlock(?:s|ed)?|open(?:s|ed)?)\s+(?:it\s+|the\s+[\w]+\s+)?(?:with|using)\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?\d{4,8}#?(?:[^0-9A-Za-z]|$)|\b(?:code|pin|combination|combo)\s+(?:to|for|of|on)\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?(?:door|gate|lock|safe|locker|room|cabinet|alarm|keypad|cage)\b[^\n,.;]{0,12}?(?:\bis\b|\bwas\b|:|=)\s*\d{4,8}[#*]?(?:[^0-9A-Za-z]|$)",
     )
 });
 
@@ -247,6 +256,11 @@ const POLICY_WORDS: &[&str] = &[
 /// Words between "password" and a colon that make the sentence a rule
 /// about passwords (`password length: 12`, `密码长度要求：12`).
 static GAP_POLICY_WORDS: WordSet = WordSet::new(&[
+    "if",
+    "when",
+    "whether",
+    "unless",
+    "如果",
     "policy",
     "policies",
     "rule",
@@ -361,10 +375,11 @@ pub(super) fn has_password(text: &str) -> bool {
             || password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK_STRICT)
     }) || PASSWORD_BEFORE.captures_iter(text).any(|c| {
         strong_value(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
-    }) || LOGIN_WITH.captures_iter(text).any(|c| {
-        let value = (1..c.len()).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
-        strong_value(trim_value(value))
-    })
+    }) || OPENING_CODE.is_match(text)
+        || LOGIN_WITH.captures_iter(text).any(|c| {
+            let value = (1..c.len()).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
+            strong_value(trim_value(value))
+        })
 }
 
 /// Whether a password value follows the password word that ends at `end`.
@@ -385,8 +400,23 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         .find(|part| PASSWORD_WORD.is_match(part))
         .unwrap_or(&word)
         .to_string();
-    let numeric_only = matches!(word.as_str(), "otp" | "验证码" | "动态码" | "校验码" | "安全码")
-        || word.starts_with("pin")
+    let numeric_only = matches!(
+        word.as_str(),
+        "otp"
+            | "验证码"
+            | "动态码"
+            | "校验码"
+            | "安全码"
+            | "门禁码"
+            | "门锁码"
+            | "开门码"
+            | "开锁码"
+            | "解锁码"
+            | "锁码"
+    ) || word.starts_with("pin")
+        || word.ends_with("pin")
+        || word.ends_with("combination")
+        || word.ends_with("combo")
         || (word.ends_with("code") && !word.starts_with("pass"));
     if let Some(q) = QUOTED_VALUE.captures(after_link)
         && linked
@@ -409,6 +439,8 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     if numeric_only {
+        // A keypad code may end in its enter key (`2580#`).
+        let value = value.trim_end_matches(['#', '*']);
         return (4..=8).contains(&value.len())
             && value.bytes().all(|b| b.is_ascii_digit())
             && !LENGTH_SPEC.is_match(after_value);
@@ -420,7 +452,8 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     if short_word {
-        return rest[..link].contains([':', '=']) && strong_value(value);
+        let stated = rest[..link].contains([':', '=']) || rest[..link].trim() == "is";
+        return stated && strong_value(value);
     }
     if linked && EXPLICIT_LINK.is_match(&rest[..link]) {
         value.len() >= 3
@@ -516,6 +549,11 @@ mod tests {
         assert!(has_password("登录密码Abc@123"));
         assert!(has_password("PIN 是 1234"));
         assert!(has_password("my password is dragon"));
+        assert!(has_password("The keypad code for cold room B is 2580#"));
+        assert!(has_password("If SAP asks for my password again it's Winter$Milk9"));
+        assert!(has_password("The login for the HPLC workstation is chemadmin / Chrom@2024!"));
+        assert!(!has_password("How do I reset my LIMS password if the portal is down?"));
+        assert!(!has_password("门禁码每季度换一次"));
         assert!(!has_password("密码:至少12位"));
         assert!(!has_password("the password policy requires 12 characters"));
         assert!(!has_password("password: 12 characters minimum"));
