@@ -259,7 +259,11 @@ fn secret_param(name: &str, value: &str) -> bool {
 /// or right after it, and no digest word directly before it.
 fn labelled(words: &str, start: usize, end: usize) -> bool {
     let ends_sentence = |c: char| matches!(c, '\n' | ';' | '。' | '!' | '?');
-    let sentence_start = words[..start].rfind(ends_sentence).map_or(0, |i| i + 1);
+    let sentence_start = words[..start]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| ends_sentence(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let before = tail(&words[sentence_start..start], 40);
     let after = head(&words[end..], 24);
     let after = after.split(ends_sentence).next().unwrap_or("");
@@ -510,6 +514,12 @@ mod tests {
         assert!(looks_like_name("Yogurt_Texture_Study_2024Q3_v2_Final.xlsx"));
         assert!(looks_like_name("ProcessRecipeLifecycle2Handler3Impl"));
         assert!(!looks_like_name("Xk9mP2qR7vL4nW8sT3yB6cF1hJ5"));
+    }
+
+    #[test]
+    fn a_value_after_a_wide_full_stop_is_read_without_a_panic() {
+        assert!(has_secret("记一下。然后 key 是 aB3dE5gH7jK9mN1pQ"));
+        assert!(!has_secret("好的。以后看报告都先说结果"));
     }
 
     #[test]

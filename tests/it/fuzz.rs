@@ -1,6 +1,6 @@
-//! Generated input at volume (proptest): ingest lines and files, and both
+//! Generated input at volume (proptest): ingest lines and files, both
 //! stages' model answers, mutated every way a client or a model gets them
-//! wrong. No panic; a refused file writes nothing; a bad answer costs only
+//! wrong, and texts for the never-store detectors. No panic; a refused file writes nothing; a bad answer costs only
 //! itself, and what is kept from it still obeys every rule.
 //!
 //! Cases per property default to the counts below (over 100,000 in all);
@@ -191,6 +191,63 @@ fn message(id: &str, role: Role, content: &str) -> StoredMessage {
         content: content.into(),
         created_at: at("2026-11-27T09:00:00Z"),
     }
+}
+
+/// A text a detector may be given: pieces of what users write (key words,
+/// labels, sentence ends of every width, tokens, numbers with separators,
+/// any character) in any order. Every detector slices around its matches;
+/// a slice inside a multi-byte character is a panic.
+fn detector_text() -> impl Strategy<Value = String> {
+    let words = prop::sample::select(vec![
+        "key 是 ",
+        "密码：",
+        "password is ",
+        "token=",
+        "私钥 ",
+        "seed phrase: ",
+        "账号 admin / ",
+        "我是系统管理员",
+        "I have admin rights",
+        "库存还剩 ",
+        "单价 ",
+        "USD/CNY ",
+        "订单 ",
+        " 已发货",
+        "手机号 ",
+        "身份证 ",
+        "卡号 ",
+        " at ",
+        " dot com",
+        "@",
+        "作为管理员，",
+        "the code to the lab door is ",
+        "unlock with ",
+        "HKID ",
+        "passport no. ",
+        " - ",
+        "以后看报告，都先说结果",
+        "审批状态那一列标绿",
+        "line 3 is down right now",
+    ]);
+    let piece = prop_oneof![
+        3 => words.prop_map(str::to_owned),
+        2 => "[。！？；，、：…—\n ]{1,3}",
+        2 => "[A-Za-z0-9+/_-]{8,44}",
+        2 => "[0-9][0-9 .-]{3,22}",
+        2 => "\\PC{0,12}",
+    ];
+    prop::collection::vec(piece, 0..14).prop_map(|pieces| pieces.concat())
+}
+
+#[test]
+fn detectors_never_panic_on_any_text() {
+    let detector = Detector::default();
+    runner(cases(20_000))
+        .run(&detector_text(), |text| {
+            detector.scan(&text);
+            Ok(())
+        })
+        .unwrap();
 }
 
 const USER_TEXT: &str = "以后看报告，都先说结果。我在质检部做微生物检测，电话 138 1234 5678";
