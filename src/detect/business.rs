@@ -38,6 +38,41 @@ static NOT_AN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// An exchange rate stated as today's: `USD/CNY is 7.12 today`, `欧元兑人民币
+/// 7.86`, `汇率现在是 7.12`. A rate is quoted with decimals; conditions,
+/// planning rates and formats (`汇率超过 7.3 时提醒我`, `a planning rate of
+/// USD/CNY 7.20`, `FX rates at 4 dp`) are no live value.
+static RATES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let link = r"(?:\s+(?:is|was|at|stands\s+at|today|now|currently|around|about)|\s*[:=]|\s*(?:现在|目前|当前|今天|今日|最新|已经|已|又|是|为|报|涨到了?|跌到了?|降到了?|到了))*";
+    let rate = r"(?P<amount>\d+\.\d{2,4})(?P<after>.{0,8})";
+    [
+        format!(r"(?i)(?:\b(?:{CURRENCY})\s*(?:/|to|vs\.?|兑|对)\s*(?:{CURRENCY})\b|(?:{CURRENCY_ZH})(?:兑|对|兑换|换)(?:{CURRENCY_ZH}))(?:\s*(?:exchange\s+|fx\s+)?rates?|\s*汇率)?{link}\s*{rate}"),
+        format!(r"(?i)(?:汇率|\b(?:exchange|fx|forex)\s+rates?\b)(?:\s+(?:of|for)\s+[\w/\s\-]{{1,20}}?)?{link}\s*{rate}"),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// Words that make a rate a condition, a plan or a format.
+static NOT_A_LIVE_RATE: WordSet = WordSet::new(&[
+    "超过", "低于", "高于", "不到", "如果", "时", "假设", "按", "统一", "预算", "计划", "保留",
+    "位", "if", "when", "above", "below", "over", "under", "planning", "plan", "budget", "assume",
+    "assuming", "use", "dp", "decimals", "format",
+]);
+
+fn has_rate(words: &str) -> bool {
+    RATES.iter().any(|r| {
+        r.captures_iter(words).any(|c| {
+            // Group 0 is the whole match: every capture has it.
+            let m = c.get(0).expect("group 0");
+            let end = c.name("amount").map_or(m.end(), |a| a.end());
+            let clause = clause_of(words, m.start(), end);
+            !mentions(clause, &NOT_A_LIVE_RATE) && !mentions(clause, &NOT_A_PRICE)
+        })
+    })
+}
+
 static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler = r"(?:\s*(?:现在|目前|当前|今天|今日|昨天|本周|这周|这个月|本月|最近|最新|眼下|已经|已|刚|又|再|都|也|还|就|只|大概|约|大约|差不多|是|为|:|=|涨到了?|涨至|涨了|上涨到|降到了?|降至|降了|下调到|下调至|上调到|上调至|跌到了?|跌了|调到了?|调整为|调整到|调为|变成了?|定为|定在|报|在|要|得|达到|到了|有|才|只要|不到|超过|了|的|含税|不含税|未税))*";
     let cur = r"(?:[¥$€£]|US\$|(?i:rmb|cny|usd|eur)\s?)?";
@@ -52,9 +87,6 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?:每|一)(?:公斤|千克|吨|斤|箱|袋|件|桶|瓶){filler}\s*{cur}\s*(?P<amount>{QTY})\s*{MONEY}"),
         // the price is 4.20 / WPC80 is priced at 9.5 / the current price of SMP is 23.5.
         format!(r"(?i)\b(?:price|prices|unit\s+price|unit\s+cost|priced|pricing|quote|quoted|quotes|list\s+price|spot\s+price|market\s+price|selling\s+price|purchase\s+price)\b(?:\s+(?:of|for)\s+[\w\s\-]{{1,30}}?)?(?:\s+(?:is|are|was|were|now|currently|today|stands\s+at|has\s+risen\s+to|has\s+gone\s+up\s+to|rose\s+to|went\s+up\s+to|dropped\s+to|fell\s+to|increased\s+to|decreased\s+to|came\s+in\s+at|at|of|for|to|around|about|roughly|just|only)|\s*[:=])*\s*{cur}\s*(?P<amount>\d+(?:,\d{{3}})*(?:\.\d+)?)(?P<after>.{{0,10}})"),
-        // USD/CNY is 7.12 today / 欧元兑人民币 7.86 / 汇率现在是 7.1: an exchange rate.
-        format!(r"(?i)(?:\b(?:{CURRENCY})\s*(?:/|to|vs\.?|兑|对)\s*(?:{CURRENCY})\b|(?:{CURRENCY_ZH})(?:兑|对|兑换|换)(?:{CURRENCY_ZH}))(?:\s*(?:exchange\s+|fx\s+)?rates?|\s*汇率)?(?:\s+(?:is|was|at|stands\s+at|today|now|currently|of|around|about)|\s*[:=]|{filler})*\s*(?P<amount>\d+(?:\.\d+)?)(?P<after>.{{0,8}})"),
-        format!(r"(?i)(?:汇率|\b(?:exchange|fx|forex)\s+rates?\b)(?:\s+(?:of|for)\s+[\w/\s\-]{{1,20}}?)?(?:\s+(?:is|was|at|stands\s+at|today|now|currently|around|about)|\s*[:=]|{filler})*\s*(?P<amount>\d+(?:\.\d+)?)(?P<after>.{{0,8}})"),
         // whey costs $1200 a ton / it sells for 30 dollars.
         format!(r"(?i)\b(?:costs?|costing|sells?|selling|sold|going|trading|offered|bid)\s+(?:(?:for|at|us|about|around|roughly|only|just)\s+)*(?P<amount>(?:[¥$€£]|US\$|(?:rmb|cny|usd|eur)\s?)\s*\d+(?:,\d{{3}})*(?:\.\d+)?|\d+(?:,\d{{3}})*(?:\.\d+)?\s*{MONEY})"),
     ]
@@ -110,7 +142,6 @@ static NOT_A_PRICE: WordSet = WordSet::new(&[
 /// warehouse`), which makes it stock whatever follows; left over
 /// (`还剩 3 箱`), which may be a task (`还有 3 袋要加`); or as days of
 /// cover (`库存够用 4 天`), which may be a target (`库存要够用 7 天`).
-#[derive(Clone, Copy, PartialEq)]
 enum StockShape {
     AtAPlace,
     Remaining,
@@ -195,11 +226,11 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
         // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
-        r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?P<after>.{0,6})".to_string(),
-        r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|now|currently|today|at\s+the\s+moment|since\s+[\w]+)(?P<after>)".to_string(),
-        r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?P<after>)".to_string(),
+        r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?:\s*(?:检修|维修|保养|中|了))*\s*(?:$|[,;。!?\n])(?P<after>)".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|currently|today|at\s+the\s+moment|since\s+(?:this\s+morning|yesterday|last\s+night|[0-9]))(?P<after>)".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
-        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?P<status>[\w]+)(?P<after>)".to_string(),
+        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
         r"(?:下周[一二三四五六日天]|明天|后天|今天|今晚|本周[一二三四五六日天]|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
     ]
     .iter()
@@ -341,7 +372,7 @@ static PRICE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every stock pattern needs one of.
 static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)库|存|仓|货|剩|有|stock|inventor|hand|left|remaining|warehouse|storage|cold\s+store|sold\s+out|back-?order|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
+        r"(?i)库|存|仓|货|剩|有|够|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|warehouse|storage|cold\s+store|sold\s+out|back-?order|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
     )
 });
 
@@ -359,7 +390,9 @@ fn has_price(words: &str) -> bool {
             !NOT_AN_AMOUNT.is_match(after) && !is_not_a_price(words, &c) && has_digitish(&c)
         })
     });
-    priced || MONEY_AMOUNT.captures_iter(words).any(|c| money_is_a_price(words, &c))
+    priced
+        || MONEY_AMOUNT.captures_iter(words).any(|c| money_is_a_price(words, &c))
+        || has_rate(words)
 }
 
 /// The amount is a number: Arabic digits, or Chinese numerals with a
@@ -470,10 +503,34 @@ static DISPLAYED: WordSet = WordSet::new(&[
     "代表",
     "?",
     "吗",
+    "should",
+    "sort",
+    "sorted",
+    "list",
+    "listed",
+    "last",
+    "first",
+    "appear",
+    "排",
+    "放",
 ]);
 
-/// Words that make days of cover a target (`库存要够用 7 天`).
+/// Words that make days of cover a target (`库存要够用 7 天`) or a shelf
+/// life (`奶粉开封后能用 1 个月`, `the NaOH stock solution lasts 30 days`).
 static TARGET: WordSet = WordSet::new(&[
+    "开封",
+    "打开",
+    "opened",
+    "opening",
+    "solution",
+    "solutions",
+    "culture",
+    "cultures",
+    "standard",
+    "standards",
+    "reagent",
+    "reagents",
+    "starter",
     "要",
     "需要",
     "应",
@@ -531,7 +588,7 @@ fn has_stock(words: &str) -> bool {
                 let not_stock = match shape {
                     StockShape::AtAPlace => false,
                     StockShape::Remaining => mentions(after, &NOT_STOCK),
-                    StockShape::Cover => mentions(gap, &TARGET),
+                    StockShape::Cover => mentions(gap, &TARGET) || mentions(clause, &TARGET),
                 };
                 !NOT_AN_AMOUNT.is_match(after)
                     && has_digitish(&c)

@@ -14,8 +14,23 @@ use super::context::{WordSet, clause_around, mentions, statement_of};
 use regex::Regex;
 use std::sync::LazyLock;
 
+/// Common Chinese surnames (of the hundred most frequent, those that are not
+/// also common words), for a colleague named with a title (`张工`, `王总`,
+/// `老李`).
+macro_rules! surnames {
+    () => {
+        "张|王|李|赵|刘|陈|杨|黄|吴|徐|孙|朱|胡|郭|林|罗|郑|梁|谢|宋|唐|许|韩|冯|邓|曹|彭|曾|肖|董|袁|潘|蒋|蔡|杜|叶|魏|吕|丁|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|廖|贾|夏|韦|邹|孟|熊|秦|邱|尹|薛|段|雷|侯|陶|贺|顾|郝|龚|邵|严|孔|汤|葛|邢|乔|庞|颜|倪|庄|聂|章|鲁|岳|翟|詹|耿|焦|俞|祝|阮|柯|纪|梅|毕|裴|霍|涂|苗|翁|骆|辛|靳|柴|鲍|赖|傅"
+    };
+}
+
 /// Who may be claimed to hold a privilege, in Chinese.
-const SUBJECT_ZH: &str = r"(?:(?:老|小)(?:张|王|李|赵|刘|陈|杨|黄|周|吴|徐|孙|朱|胡|郭|何|林|罗|郑|梁|谢|宋|唐|许|韩|冯|邓|曹|彭|曾|肖|董|袁|潘|蒋|蔡|余|杜|叶|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|廖|贾|夏|韦|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|陶|贺|顾|毛|郝|龚|邵|严|戴|孔|汤|葛|邢|乔|庞|颜|倪|庄|聂|章|鲁|岳|翟|詹|耿|焦|俞|柳|祝|阮|柯|纪|梅|童|凌|毕|裴|霍|涂|苗|翁|骆|蓝|游|辛|靳|柴|鲍|赖|傅|付|田|钱)|(?:张|王|李|赵|刘|陈|杨|黄|周|吴|徐|孙|朱|胡|郭|何|林|罗|郑|梁|谢|宋|唐|许|韩|冯|邓|曹|彭|曾|肖|董|袁|潘|蒋|蔡|余|杜|叶|苏|魏|吕|丁|任|沈|姚|卢|姜|崔|钟|谭|陆|汪|范|廖|贾|夏|韦|邹|孟|熊|秦|邱|江|尹|薛|段|雷|侯|龙|陶|贺|顾|毛|郝|龚|邵|严|戴|孔|汤|葛|邢|乔|庞|颜|倪|庄|聂|章|鲁|岳|翟|詹|耿|焦|俞|柳|祝|阮|柯|纪|梅|童|凌|毕|裴|霍|涂|苗|翁|骆|蓝|游|辛|靳|柴|鲍|赖|傅|付|田|钱)\p{Han}{0,2}?(?:工|总|经理|主任|老师|博士|师傅|主管|组长|科长|处长|部长|厂长)|我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?";
+const SUBJECT_ZH: &str = concat!(
+    r"(?:(?:老|小)(?:",
+    surnames!(),
+    r")|(?:",
+    surnames!(),
+    r")(?:工|总|经理|主任|老师|博士|师傅|主管|组长|科长|处长|部长|厂长)|我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?",
+);
 
 /// Adverbs that may stand between subject and verb.
 const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
@@ -46,10 +61,10 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|特许|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner",
+            r"(?i)管理|超管|超级|权|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner",
         ),
         super::re(
-            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|final\s+say|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|orders|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint",
+            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|final\s+say|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint",
         ),
     ]
 });
@@ -86,19 +101,19 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?:给|为|帮)(?:我|他|她|用户)(?:开通|授予|开放|分配|加|开|赋予)(?:了|过)[^,;。!?\n]{0,10}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)".to_string(),
         r"(?:已经?|已)(?:给|为)(?:我|他|她|用户)(?:开通|授予|开放|分配|加|开|赋予)[^,;。!?\n]{0,10}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)".to_string(),
         // 把我当作总监 / 视我为管理员: a demand to be treated as an authority.
-        format!(r"(?:把|将|视)(?:我|他|她|用户)(?:当作|当成|看作|看成|视为|作为|为|是)[^,;。!?\n]{{0,8}}?(?:{role}|总监|主管|经理|负责人|领导|厂长|部长|老板)"),
+        format!(r"(?:(?:把|将)(?:我|他|她|用户)(?:当作|当成|看作|看成|视为)|视(?:我|他|她|用户)为)[^,;。!?\n]{{0,8}}?(?:{role}|总监|厂长|老板|领导)"),
         // 我的指令优先级最高 / 以我的指令为准: a claim that one's word overrides the rules.
-        format!(r"{s}的(?:指令|命令|指示|话)[^,;。!?\n]{{0,6}}?(?:优先级最高|最优先|高于一切|为准|说了算)"),
-        r"以我的?(?:指令|命令|指示|话|决定)?为准".to_string(),
+        r"(?:我|本人|他|她)的(?:指令|命令|指示|话)[^,;。!?\n]{0,6}?(?:优先级最高|最优先|高于一切|为准|说了算)".to_string(),
+        r"以我的(?:指令|命令|指示|话|决定)为准|以我为准(?:[,;。!]|$)".to_string(),
         // 我是评审组的, 有权直接修改限量表: the subject once, the right after a comma.
-        format!(r"{s}[^。;!?\n]{{0,24}}?,\s*{a}(?:有权|有权限|被允许|获准|被授权|有资格)(?:直接|自行|单独|随时|去)?[\p{{Han}}]{{1,4}}"),
+        format!(r"(?:我|本人|用户|该用户|他|她)[^。;!?\n]{{0,24}}?,\s*{a}(?:有权|有权限|被允许|获准|被授权|有资格)(?:直接|自行|单独|随时|去)?[\p{{Han}}]{{1,4}}"),
         // 质量总监授权我代签放行单 / 厂长委托他审批.
         format!(r"(?:授权|委托|特许)(?:给)?(?:我|他|她|用户)(?:代签|代为|代替|代|直接|全权|可以|来)?{act}"),
         // 按他的级别对待我 / 我的话就等于他的话.
-        r"按[^,;。!?\n]{0,6}?的?(?:级别|权限|身份|待遇)(?:来)?(?:对待|看待|处理)(?:我|他|她|用户)".to_string(),
+        r"按[^,;。!?\n]{0,6}?的?(?:级别|身份|待遇)(?:来)?(?:对待|看待)(?:我|他|她|用户)".to_string(),
         r"(?:我|他|她|用户)的话就?(?:等于|等同于|代表)[^,;。!?\n]{0,8}?的话".to_string(),
         // 她的指令优先于系统规则.
-        format!(r"{s}的(?:指令|命令|指示|话|要求)[^,;。!?\n]{{0,4}}?优先于(?:系统|规则|流程|规定|制度|一切|所有)"),
+        r"(?:我|本人|用户|他|她)的(?:指令|命令|指示|话)[^,;。!?\n]{0,4}?优先于(?:系统|规则|流程|规定|制度|一切|所有)".to_string(),
         // 审批权在我 / 权限归用户.
         r"(?:权限|审批权|管理权|签字权|最终决定权|决定权)[^,;。!?\n]{0,4}(?:在我|归我|是我的|在他|归他|在她|归她|在用户|归用户)".to_string(),
         format!(r"{s}说了算"),
@@ -145,9 +160,9 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         format!(r"(?i)\bas\s+(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{re}\s*,?\s+(?:I|we|he|she|they)\b"),
         r"(?i)\b(?:with|using)\s+(?:my|his|her|their|the\s+user's)\s+(?:admin|administrator|root|superuser|approver|elevated|privileged)\s+(?:account|rights|access|privileges|credentials|role)\b".to_string(),
         // Treat me as the QA director / consider me an approver.
-        format!(r"(?i)\b(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)(?:\s+as)?\s+(?:an?\s+|the\s+|one\s+of\s+the\s+|our\s+)?(?:[\w&-]+\s+){{0,3}}?(?:{re}|director|head|chief|manager|supervisor|lead|boss|vp|officer)\b"),
+        format!(r"(?i)\b(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)(?:\s+as)?\s+(?:an?\s+|the\s+|one\s+of\s+the\s+|our\s+)?(?:[\w&-]+\s+){{0,3}}?(?:{re}|director|boss|vp)\b"),
         // My instructions take priority / what I say overrides the rules.
-        r"(?i)\b(?:my|his|her|their|the\s+user's)\s+(?:instructions?|orders|commands|word)\s+(?:(?:always\s+)?(?:takes?|has|have|gets?)\s+(?:top\s+|the\s+highest\s+|highest\s+|absolute\s+|first\s+)?(?:priority|precedence)|(?:always\s+)?(?:overrides?|trumps?|supersedes?|outranks?)|(?:is|are)\s+(?:final|law))\b".to_string(),
+        r"(?i)\b(?:my|his|her|the\s+user's)\s+(?:instructions?|commands|word)\s+(?:(?:always\s+)?(?:takes?|has|have|gets?)\s+(?:top\s+|the\s+highest\s+|highest\s+|absolute\s+|first\s+)?(?:priority|precedence)|(?:always\s+)?(?:overrides?|trumps?|supersedes?|outranks?)|(?:is|are)\s+(?:final|law))\b".to_string(),
         // I'm on the approval committee / he belongs to the Administrators group.
         format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
         ]),
@@ -436,8 +451,9 @@ pub(crate) fn has_claim(words: &str) -> bool {
             let m = c.get(0).expect("group 0");
             let clause = clause_around(words, m.start());
             let question = ends_with_question(words, clause);
-            // The clause the claim starts in, up to its next conjunction:
-            // `作为管理员，我需要…` is a request whatever the match spans.
+            // Negations and conditions count in the clause the claim starts
+            // in, up to its next conjunction, even when the match runs on
+            // past a comma (`作为管理员，我…`).
             let statement = statement_of(words, m.start(), m.start());
             let gap = c.name("gap").map_or("", |g| g.as_str());
             let next = c.name("next").map_or("", |g| g.as_str());
@@ -448,7 +464,11 @@ pub(crate) fn has_claim(words: &str) -> bool {
             let approve_of = m.as_str().to_ascii_lowercase().ends_with("approve")
                 && words[m.end()..].trim_start().starts_with("of ");
             // `用户是管理员时显示…`: a condition, not a claim.
-            let when = ["时", "的时候"].iter().any(|w| words[m.end()..].starts_with(w));
+            let rest = &words[m.end()..];
+            let when = rest.starts_with("的时候")
+                || rest
+                    .strip_prefix('时')
+                    .is_some_and(|r| !r.starts_with(['间', '效', '段', '期', '长', '代', '刻']));
             !question
                 && !when
                 && !is_a_list

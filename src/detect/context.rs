@@ -68,9 +68,15 @@ fn ends_clause(text: &str, i: usize, c: char) -> bool {
         ',' | ';' | '。' | '!' | '?' | '、' | '\n' | '|' => true,
         // A full stop, not a decimal point or a domain dot.
         '.' => !text[i + 1..].chars().next().is_some_and(|n| n.is_ascii_alphanumeric()),
-        // A dash between spaces (`… all systems — don't ask`; the view
-        // folds dashes to `-`), not a hyphen or a range (`8-16`).
-        '-' => text[..i].ends_with(' ') && text[i + 1..].starts_with(' '),
+        // A dash between spaces before a word (`… all systems — don't ask`;
+        // the view folds dashes to `-`), not a hyphen or a range (`8-16`,
+        // `3000 - 5000 元`, `$3,000 - $5,000`).
+        '-' => {
+            let before = text[..i].strip_suffix(' ').and_then(|b| b.chars().next_back());
+            let after = text[i + 1..].strip_prefix(' ').and_then(|a| a.chars().next());
+            before.is_some_and(|c| !c.is_ascii_digit())
+                && after.is_some_and(|c| c.is_alphabetic() && !c.is_ascii_digit())
+        }
         _ => false,
     }
 }
@@ -103,9 +109,8 @@ pub(crate) fn clause_of(text: &str, start: usize, end: usize) -> &str {
 }
 
 /// Coordinating conjunctions that start a second statement within a clause.
-static CONJUNCTION: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(r"(?i)\s(?:and|but|so|then|yet)\s|并且|而且|但是|不过|然后|所以|因此")
-});
+static CONJUNCTION: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"(?i)\s(?:and|but)\s|并且|而且|但是|不过"));
 
 /// The clause of `text` around bytes `start..end`, cut after `end` at the
 /// first conjunction: what a negation or a condition must sit in to bear
@@ -151,6 +156,8 @@ mod tests {
         let text = "I have full access - don't ask me";
         assert_eq!(clause_around(text, 0), "I have full access ");
         assert_eq!(clause_around("range 8-16 chars", 0), "range 8-16 chars");
+        assert_eq!(clause_around("预算 3000 - 5000 元", 0), "预算 3000 - 5000 元");
+        assert_eq!(clause_around("$3000 - $5000 budget", 0), "$3000 - $5000 budget");
         let text = "我不是管理员并且没有权限";
         assert_eq!(statement_of(text, 3, 6), "我不是管理员");
     }

@@ -56,10 +56,6 @@ static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
         // WireGuard and similar: a labelled 32-byte base64 key.
         r"(?i)\bprivate[ _-]?key\b\s*[:=]\s*[A-Za-z0-9+/]{42,43}=",
         r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n,;。公]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
-        // A labelled key as hex in groups, or as a JSON array of its bytes
-        // (Solana-style keypair files).
-        r"(?i)(?:私钥|\b(?:private|secret)[ _-]?key\b|\bkeypair\b)[^\n]{0,40}?(?:[0-9a-f]{4,16}[\s,:\-]+){7,}[0-9a-f]{4,16}\b",
-        r"(?i)(?:私钥|\b(?:private|secret)[ _-]?key\b|\bkeypair\b)[^\n\[]{0,40}?\[\s*(?:\d{1,3}\s*,\s*){31,}",
     ])
 });
 
@@ -72,8 +68,22 @@ static SEED_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A labelled key as hex in groups, or as a JSON array of its bytes
+/// (Solana-style keypair files); a fingerprint or a public key between
+/// the label and the value makes it no secret.
+static KEY_AS_NUMBERS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:私钥|\b(?:private|secret)[ _-]?key\b|\bkeypair\b)(?P<gap>[^\n\[]{0,40}?)(?:(?:[0-9a-f]{4,16}[\s,:\-]+){7,}[0-9a-f]{4,16}\b|\[\s*(?:\d{1,3}\s*,\s*){31,})",
+    )
+});
+
 fn has_private_key(words: &str) -> bool {
-    PRIVATE_KEY.is_match(words) || SEED_PHRASE.is_match(words)
+    PRIVATE_KEY.is_match(words)
+        || SEED_PHRASE.is_match(words)
+        || KEY_AS_NUMBERS.captures_iter(words).any(|c| {
+            let gap = c["gap"].to_ascii_lowercase();
+            !["fingerprint", "指纹", "public", "公钥"].iter().any(|w| gap.contains(w))
+        })
 }
 
 // ---- API keys and tokens ----

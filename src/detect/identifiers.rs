@@ -508,7 +508,7 @@ static HONG_KONG_ID: LazyLock<Regex> =
 /// digit does not make it less personal.
 static HONG_KONG_ID_LABELLED: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:\bHKID\b|香港身份证|身份证)[^0-9\n]{0,40}?\b[A-Z]{1,2}[0-9]{6} ?\(?[0-9A]\)?(?:[^0-9A-Za-z]|$)",
+        r"(?i)(?:\bHKID\b|香港身份证|身份证)[^0-9\n,;。]{0,40}?\b(?-i:[A-Z]{1,2})[0-9]{6} ?\(?[0-9A]\)?(?:[^0-9A-Za-z]|$)",
     )
 });
 static US_SSN: LazyLock<Regex> = LazyLock::new(|| {
@@ -516,7 +516,7 @@ static US_SSN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:护照|passport|通行证|permit)[^0-9A-Za-z\n]{0,12}(?:no\.?|number|num|号码?)?[^0-9A-Za-z\n]{0,4}(?:(?:is|was)\s+)?(?:[A-Z]{1,2}[0-9]{7,8}|[0-9]{8,9})\b",
+        r"(?i)(?:护照|passport|通行证|permit)[^0-9A-Za-z\n]{0,12}(?:no\.?|number|num|号码?)?[^0-9A-Za-z\n]{0,4}(?:(?:is|was)\s+)?(?-i:[A-Z]{1,2})[0-9]{7,8}\b",
     )
 });
 
@@ -525,7 +525,7 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// passports): a label and six to twelve digits, maybe between letters.
 static LABELLED_ID: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9]{0,30}?\b[A-Z]{0,2}\s?\d(?:[\s-]?\d){5,11}\s?[A-Z]?(?:[^0-9A-Za-z]|$)",
+        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,30}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s-]?\d){5,11}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
     )
 });
 
@@ -536,9 +536,16 @@ fn has_foreign_id(words: &str) -> bool {
     TAIWAN_ID.captures_iter(words).any(|c| is_taiwan_id(&c[1], &c[2]))
         || HONG_KONG_ID.captures_iter(words).any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
         || HONG_KONG_ID_LABELLED.is_match(words)
-        || LABELLED_ID.is_match(words)
+        || LABELLED_ID.captures_iter(words).any(|c| !is_date(&c["id"]))
         || US_SSN.captures_iter(words).any(|c| is_ssn(&c[1], &c[2], &c[3]))
         || PASSPORT.is_match(words)
+}
+
+/// `2026-11-20`, `20261129`: a date after a document's name (a renewal
+/// deadline, a lot), not its number.
+fn is_date(value: &str) -> bool {
+    let digits: String = value.chars().filter(char::is_ascii_digit).collect();
+    digits.len() == 8 && valid_date(&digits)
 }
 
 fn is_taiwan_id(letter: &str, digits: &str) -> bool {
@@ -753,6 +760,9 @@ fn overlapping<'r, 't>(
     let mut from = 0;
     std::iter::from_fn(move || {
         loop {
+            if from > text.len() {
+                return None;
+            }
             let c = regex.captures_at(text, from)?;
             let start = c.get(0).map_or(text.len(), |m| m.start());
             from = start + text[start..].chars().next().map_or(1, char::len_utf8);

@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|alarm|safe|entry|access|unlock|padlock) ?(?:code|combination|combo|pin))(?:[_\-][a-z0-9]+)*\b|密\s?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin))(?:[_\-][a-z0-9]+)*\b|密\s?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
@@ -40,7 +40,7 @@ static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
 /// after other words (`密码保护的 Excel`) the value must look like a password.
 static EXPLICIT_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)[:=是为]|\bis\b|\bwas\b|\bit's\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
+        r"(?i)[:=是为]|\bis\b|\bwas\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
     )
 });
 
@@ -73,7 +73,7 @@ static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
 /// 4729`, `the code to the lab door is 0613#`.
 static OPENING_CODE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:unlock(?:s|ed)?|open(?:s|ed)?)\s+(?:it\s+|the\s+[\w]+\s+)?(?:with|using)\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?\d{4,8}#?(?:[^0-9A-Za-z]|$)|\b(?:code|pin|combination|combo)\s+(?:to|for|of|on)\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?(?:door|gate|lock|safe|locker|room|cabinet|alarm|keypad|cage)\b[^\n,.;]{0,12}?(?:\bis\b|\bwas\b|:|=)\s*\d{4,8}[#*]?(?:[^0-9A-Za-z]|$)",
+        r"(?i)\bunlock(?:s|ed)?\s+(?:it\s+|the\s+[\w]+\s+)?(?:with|using)\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?\d{4,8}#?(?:[^0-9A-Za-z]|$)|\b(?:code|pin|combination|combo)\s+(?:to|for|of|on)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:door|gate|lock|safe|locker|keypad|cage)\b[^\n,.;]{0,12}?(?:\bis\b|\bwas\b|:|=)\s*\d{4,8}[#*]?(?:[^0-9A-Za-z]|$)",
     )
 });
 

@@ -1,7 +1,8 @@
 //! Generated input at volume (proptest): ingest lines and files, both
 //! stages' model answers, mutated every way a client or a model gets them
-//! wrong, and texts for the never-store detectors. No panic; a refused file writes nothing; a bad answer costs only
-//! itself, and what is kept from it still obeys every rule.
+//! wrong, and texts for the never-store detectors. No panic; a refused
+//! file writes nothing; a bad answer costs only itself, and what is kept
+//! from it still obeys every rule.
 //!
 //! Cases per property default to the counts below (over 100,000 in all);
 //! `DREAMD_FUZZ_SCALE=10` runs ten times as many.
