@@ -166,8 +166,8 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
         (StockShape::Remaining, r"(?i)\b(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:k\s+)?(?:units?|pcs|pieces|kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|l|totes|sacks|barrels|crates|cans|jars|rolls|packs)?\s+(?:of\s+[\w\s\-]{1,25}?\s+)?(?:left\s+in\s+stock|left|remaining|in\s+stock|on\s+hand|in\s+the\s+warehouse|in\s+inventory|in\s+the\s+cold\s+store|available\s+in\s+stock|in\s+storage)\b".to_string()),
         // 包材库存够用 4 天 / stock will last 3 more days.
-        (StockShape::Cover, format!(r"(?:库存|存货|现货|余量|包材|原料|原奶|奶粉|物料)(?P<gap>[^,;。!?\n]{{0,8}}?)(?:够用|能用|够|能撑|撑)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>天|周|个月|小时|个星期|个班)(?P<after>)")),
-        (StockShape::Cover, r"(?i)\b(?:stock|stocks|inventory|supply|supplies)\b(?P<gap>[^,.;?!\n]{0,30}?)\b(?:covers?|will\s+last|lasts?|is\s+enough\s+for|are\s+enough\s+for|is\s+good\s+for)\s+(?:about\s+|around\s+|only\s+|another\s+|just\s+)?(?P<amount>\d+)\s+(?:more\s+)?(?:days?|weeks?|shifts?)\b(?P<after>)".to_string()),
+        (StockShape::Cover, format!(r"(?:库存|存货|现货|余量|包材|原料|原奶|奶粉|物料)(?:[^,;。!?\n]{{0,8}}?)(?:够用|能用|够|能撑|撑)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>天|周|个月|小时|个星期|个班)(?P<after>)")),
+        (StockShape::Cover, r"(?i)\b(?:stock|stocks|inventory|supply|supplies)\b(?:[^,.;?!\n]{0,30}?)\b(?:covers?|will\s+last|lasts?|is\s+enough\s+for|are\s+enough\s+for|is\s+good\s+for)\s+(?:about\s+|around\s+|only\s+|another\s+|just\s+)?(?P<amount>\d+)\s+(?:more\s+)?(?:days?|weeks?|shifts?)\b(?P<after>)".to_string()),
     ]
     .into_iter()
     .map(|(shape, p)| (shape, super::re(&p)))
@@ -584,11 +584,10 @@ fn has_stock(words: &str) -> bool {
                 let m = c.get(0).expect("group 0");
                 let after = c.name("after").map_or("", |m| m.as_str());
                 let clause = clause_of(words, m.start(), m.end());
-                let gap = c.name("gap").map_or("", |m| m.as_str());
                 let not_stock = match shape {
                     StockShape::AtAPlace => false,
                     StockShape::Remaining => mentions(after, &NOT_STOCK),
-                    StockShape::Cover => mentions(gap, &TARGET) || mentions(clause, &TARGET),
+                    StockShape::Cover => mentions(clause, &TARGET),
                 };
                 !NOT_AN_AMOUNT.is_match(after)
                     && has_digitish(&c)
