@@ -65,7 +65,12 @@ pub(crate) fn contains_word(text: &str, word: &str) -> bool {
 /// exclamation marks, enumeration commas, spaced dashes and line breaks.
 fn ends_clause(text: &str, i: usize, c: char) -> bool {
     match c {
-        ',' | ';' | '。' | '!' | '?' | '、' | '\n' | '|' => true,
+        ';' | '。' | '!' | '?' | '、' | '\n' | '|' => true,
+        // A comma, not a thousands separator (`$3,000`).
+        ',' => {
+            !(text[..i].ends_with(|b: char| b.is_ascii_digit())
+                && text[i + 1..].starts_with(|n: char| n.is_ascii_digit()))
+        }
         // A full stop, not a decimal point or a domain dot.
         '.' => !text[i + 1..].chars().next().is_some_and(|n| n.is_ascii_alphanumeric()),
         // A dash between spaces before a word (`… all systems — don't ask`;
@@ -147,6 +152,7 @@ mod tests {
         assert_eq!(clause_around(text, 3), "我是管理员");
         let p = text.find("3.5").unwrap();
         assert_eq!(clause_around(text, p), " 需要 3.5 元的东西");
+        assert_eq!(clause_around("Budget: $3,000, fixed", 0), "Budget: $3,000");
     }
 
     #[test]

@@ -34,7 +34,6 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "热线",
     "微信",
     "打我",
-    "号码",
     "手机号",
     "我的号",
     "他的号",
@@ -43,7 +42,6 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "my number",
     "his number",
     "her number",
-    "number is",
     "call",
     "phone",
     "tel",
@@ -59,6 +57,11 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "contact",
     "ring",
 ]);
+
+/// Words that say a number is a phone number unless a word such as
+/// `permit` or `批号` says what else it numbers (`the permit number is
+/// 440300123`).
+static WEAK_PHONE_WORDS: WordSet = WordSet::new(&["号码", "number is"]);
 
 /// Words that make a number next to 电话 or call a meeting id, not a phone.
 static MEETING_WORDS: WordSet = WordSet::new(&[
@@ -229,6 +232,15 @@ static TECH_WORDS: WordSet = WordSet::new(&[
     "地址",
     "端口",
     "port",
+    "permit",
+    "licence",
+    "license",
+    "certificate",
+    "registration",
+    "许可证",
+    "证书",
+    "备案",
+    "注册号",
 ]);
 
 /// The identifier category of the first number in `views` that is one.
@@ -294,8 +306,11 @@ fn has_phone(run: &NumberRun) -> bool {
         return false;
     }
     let around = run.around();
-    let labelled = mentions(&around, &PHONE_WORDS) && !mentions(&around, &MEETING_WORDS);
-    if !labelled && mentions(&around, &TECH_WORDS) {
+    let technical = mentions(&around, &TECH_WORDS);
+    let labelled = (mentions(&around, &PHONE_WORDS)
+        || (!technical && mentions(&around, &WEAK_PHONE_WORDS)))
+        && !mentions(&around, &MEETING_WORDS);
+    if !labelled && technical {
         return false;
     }
     let spelled_out = labelled && run.groups.len() >= 7 && run.groups.iter().all(|&g| g == 1);
@@ -941,6 +956,10 @@ mod tests {
         assert!(phone("电话 8888 6666"));
         assert!(phone("手机 138 1234 5678 2024-11-30 联系"));
         assert!(!phone("批号 13812345678"));
+        assert!(phone("the number is 7788 2365"));
+        assert!(phone("号码 7788 2365"));
+        assert!(!phone("Our discharge permit number is 440300123"));
+        assert!(!phone("排污许可证号码 440300123"));
         assert!(!phone("GB 4789.3-2016"));
         assert!(!phone("2026-11-20 09:00"));
         assert!(!phone("20261129001"));
