@@ -98,12 +98,28 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// A bare money amount: `¥23.5`, `$1,200`, `300 元`, `20 dollars`.
 static MONEY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(&format!(
-        r"(?i)(?:(?P<sym>[¥$€£]|US\$)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b))(?P<after>.{{0,3}})"
+        r"(?i)(?:(?P<sym>[¥$€£]|US\$)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b|\bringgit\b|\brupiah\b|\bbaht\b|\bpesos?\b|\brupees?\b|\byen\b|\bfrancs?\b|\bzloty\b|\bkron(?:or|er|a)\b|\bdirhams?\b|\breais\b))(?P<after>.{{0,3}})"
     ))
 });
 
-/// Budgets, funding and pay: money that is no live price.
+/// Budgets, funding, pay, targets and history: money that is no live price.
 static NOT_A_PRICE: WordSet = WordSet::new(&[
+    "目标",
+    "控制在",
+    "target",
+    "targets",
+    "历史",
+    "去年",
+    "前年",
+    "往年",
+    "全年",
+    "年均",
+    "均价",
+    "historical",
+    "historically",
+    "last year",
+    "peaked",
+    "averaged",
     "预算",
     "经费",
     "资助",
@@ -209,12 +225,12 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
+const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
 
-const STATUS_EN: &str = r"(?:approved|rejected|declined|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+approval|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
+const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被))*";
+    let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被|到现在|至今))*";
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
@@ -222,16 +238,34 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经?|已被|刚|目前|现在|被)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
-        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
+        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
         // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
         r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?:\s*(?:检修|维修|保养|中|了))*\s*(?:$|[,;。!?\n])(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|currently|today|at\s+the\s+moment|since\s+(?:this\s+morning|yesterday|last\s+night|[0-9]))(?P<after>)".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine|plant)\s*[\w-]{0,6}\s+(?:is\s+)?(?:currently|right\s+now|now|at\s+the\s+moment)\s+running\s+at\s+\d+(?:\.\d+)?\s*%(?P<after>)".to_string(),
+        r"(?i)\b(?:tank|silo|tower|bin|hopper)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:at|sitting\s+at|filled\s+to)\s+\d+(?:\.\d+)?\s*%(?:\s+(?:full|capacity|level))?\s+(?:right\s+now|currently|at\s+the\s+moment|now)\b(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
-        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
-        r"(?:下周[一二三四五六日天]|明天|后天|今天|今晚|本周[一二三四五六日天]|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
+        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
+        r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
+        // 奶罐车还有 40 分钟到厂 / the tanker is 40 min out: an arrival in minutes or hours.
+        r"(?:还有|大概|大约|约|预计)?\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:分钟|小时|钟头)(?:左右)?(?:后|以后|之后)?(?:就|能|才)?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到站|到达)(?P<after>.{0,4})".to_string(),
+        r"(?:预计|预期|估计)(?:明早|明晚|明天|今晚|今天|后天|今早|下午|上午|晚上|中午)[^,;。!?\n]{0,8}?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到达)(?P<after>.{0,4})".to_string(),
+        r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer)\b[^,.;!?\n]{0,30}?\b(?:will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|is\s+(?:arriving|due|landing)|arrives|gets\s+in)\s+(?:in\s+)?(?:about\s+|around\s+|roughly\s+|another\s+)?(?P<status>\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)|(?:an?|half\s+an?)\s+(?:hour|minute))\b(?P<after>)".to_string(),
+        // 冷库 2 号库位目前是空的 / 库位只剩 12 个: room in a store now.
+        r"(?:库位|仓位|货位|储位|托位)[^,;。!?\n]{0,6}?(?:(?:目前|现在|当前)(?:是|都)?(?P<status>空的|满的|满了|空着|已满|没有空)|(?:只剩|还剩|仅剩|剩下|剩)\s*(?:\d+|[一二两三四五六七八九十]+)\s*个)(?P<after>)".to_string(),
+        // 1 号发酵罐现在 42.3℃: a reading of a plant now.
+        r"(?:罐|线|塔|机|炉|库|仓)[^,;。!?\n]{0,4}?(?:现在|目前|当前)\s*(?:是|在|有)?\s*(?P<status>\d+(?:\.\d+)?\s*(?:℃|°C|%|度))(?P<after>)".to_string(),
+        // {"qty_on_hand": 420}: stock as a record.
+        r#"(?i)"(?:qty_on_hand|on_hand|onhand|stock|stock_qty|inventory|qty_available|available_qty|quantity_on_hand|in_stock)"\s*:\s*(?P<status>\d)(?P<after>)"#.to_string(),
+        r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer|load)\b[^,.;!?\n]{0,30}?\b(?:is|are|'s)\s+(?:about\s+|around\s+|roughly\s+|only\s+|still\s+)?\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?P<status>out|away)\b(?P<after>)".to_string(),
+        // PO-2024-0871 还在等财务审批: waiting on an approval or a shipment now.
+        r"(?:还在|仍在|正在|还|仍)(?:等待?|等着)[^,;。!?\n]{0,8}?(?P<status>审批|批复|签批|审核|放行|付款|发货|到货|清关|签字)(?P<after>.{0,4})".to_string(),
+        // 批次 240315-02 目前状态：待放行 / "status": "shipped".
+        r"(?:目前|当前|现在)\s*(?:的)?状态\s*(?:[:=：]|是|为)\s*(?P<status>待[\p{Han}]{1,4}|已[\p{Han}]{1,4}|审批中|审核中|处理中|在途)(?P<after>.{0,4})".to_string(),
+        format!(r#"(?i)"(?:status|state|order_status|approval_status|shipping_status)"\s*:\s*"(?P<status>{STATUS_EN})"(?P<after>)"#),
     ]
     .iter()
     .map(|p| super::re(p))
@@ -325,7 +359,9 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "state",
     "states",
     "enum",
-    "label",
+    "label them",
+    "label it",
+    "label as",
     "labels",
     "status code",
 ]);
@@ -379,7 +415,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
     )
 });
 
@@ -417,8 +453,13 @@ fn has_digitish(c: &Captures) -> bool {
 fn is_not_a_price(words: &str, c: &Captures) -> bool {
     // Group 0 is the whole match: every capture has it.
     let m = c.get(0).expect("group 0");
-    mentions(clause_of(words, m.start(), m.end()), &NOT_A_PRICE)
+    let clause = clause_of(words, m.start(), m.end());
+    mentions(clause, &NOT_A_PRICE) || A_YEAR.is_match(clause)
 }
+
+/// A year or a quarter of one (`2022年`, `in 2021 Q3`): a price then, not now.
+static A_YEAR: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"(?i)(?:19|20)\d{2}\s*(?:年|Q[1-4]\b)|\bin\s+(?:19|20)\d{2}\b"));
 
 /// A money amount counts as a live price unless it is a budget or pay, or
 /// the "元" belongs to another word (`一元二次`, `三元组`, `元素`), or it is a
@@ -459,6 +500,17 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
 
 /// Words that make "out of stock" a topic or a rule rather than a fact.
 static NOT_OUT_OF_STOCK: WordSet = WordSet::new(&[
+    "去年",
+    "上个月",
+    "上月",
+    "以前",
+    "曾经",
+    "有过",
+    "last year",
+    "last month",
+    "in the past",
+    "previously",
+    "used to",
     "预警",
     "风险",
     "规则",
@@ -605,18 +657,31 @@ fn has_status(words: &str) -> bool {
             let clause = statement_of(words, m.start(), m.end());
             let after = status_word_dropped(c.name("after").map_or("", |m| m.as_str()));
             let english_subject = c.name("subject").is_some_and(|s| s.as_str().is_ascii());
-            let anchored =
-                c.name("id").is_some() || c.name("state").is_some() || c.name("det").is_some();
+            let anchored = c.name("id").is_some()
+                || c.name("state").is_some()
+                || c.name("det").is_some()
+                || NAMED_ID.is_match(m.as_str());
             let subject_ok = !english_subject || anchored || !is_word_subject(&c);
             let clause_end = clause.as_ptr() as usize - words.as_ptr() as usize + clause.len();
-            let rest_of_clause = words.get(m.end()..clause_end).unwrap_or("");
+            // What the pattern matched up to its trailing context is the
+            // status itself (`should arrive in 30 minutes`): only the words
+            // around it can make it a rule.
+            let status_end = c.name("after").map_or(m.end(), |a| a.start());
+            let rest_of_clause = words.get(status_end..clause_end).unwrap_or("");
+            let clause_start = clause.as_ptr() as usize - words.as_ptr() as usize;
+            let before = words.get(clause_start..m.start()).unwrap_or("");
             subject_ok
-                && !mentions(clause, &NOT_A_STATUS)
+                && !mentions(before, &NOT_A_STATUS)
+                && !mentions(rest_of_clause, &NOT_A_STATUS)
                 && !mentions(rest_of_clause, &DEFINES_A_STATUS)
                 && !STATUS_AFTER.is_match(after)
         })
     })
 }
+
+/// A document's id anywhere in a status match (`approval of PO-77 is
+/// pending`): the subject names one document, not a kind of them.
+static NAMED_ID: LazyLock<Regex> = LazyLock::new(|| super::re(r"\b[A-Z]{1,6}-?\d{2,}"));
 
 /// `待审批状态` at the end of a statement is the status itself; before
 /// more words (`待审批状态的单子`) it names a set of them.
@@ -656,6 +721,23 @@ mod tests {
             "the inulin we ordered is out of stock until next month",
             "目前包材库存够用 4 天",
             "杀菌机二号线目前停机检修",
+            "那单样品还在等质量部放行",
+            "这批原料当前状态：待检",
+            "冷库 3 号库位现在是满的",
+            "货架上的托位只剩 4 个",
+            "牛奶车大约 20 分钟后到厂",
+            "包裹预计明天下午送到",
+            "the milk truck should arrive in about 30 minutes",
+            "our courier is 15 min away",
+            "the deviation is awaiting QA approval",
+            "approval of CR-12 is pending",
+            "ETA for the starter cultures is Friday",
+            "Filler 1 is currently running at 65% speed",
+            "the silo is at 80% right now",
+            r#"{"id": 12, "status": "delivered"}"#,
+            r#"{"item": "SMP", "qty_on_hand": 12}"#,
+            "2 号发酵罐目前 43℃",
+            "Cocoa butter is trading at 9,000 ringgit a tonne",
         ] {
             assert!(has_live_fact(t), "{t:?}");
         }
@@ -675,6 +757,13 @@ mod tests {
             "汇率保留 4 位小数",
             "库存要够用 7 天",
             "when line 3 is down, switch the report to line 4",
+            "Budget for the tasting panel: $2,000 - $4,000",
+            "目标售价控制在 12 元以内",
+            "2023年全年均价约 25 元/kg",
+            "back in 2020 WMP averaged $3,100 a tonne",
+            "去年 5 月断过一次货",
+            "the canteen is 10 minutes away",
+            "the new label is approved by marketing style guide rules",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
         }

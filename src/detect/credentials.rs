@@ -227,6 +227,19 @@ fn is_ssh_public_key(token: &str) -> bool {
     ["AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh"].iter().any(|p| token.starts_with(p))
 }
 
+/// A PEM block of public material: a certificate, a public key, a request
+/// or a signature, whose base64 body looks random and is no secret.
+static PUBLIC_PEM: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"-----\s*BEGIN (?:CERTIFICATE|TRUSTED CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|CERTIFICATE REQUEST|NEW CERTIFICATE REQUEST|X509 CRL|PGP PUBLIC KEY BLOCK|PGP SIGNATURE|SSH2 PUBLIC KEY)\s*-----(?s:.*?)(?:-----\s*END[^-\n]*-----|$)",
+    )
+});
+
+/// Whether byte `at` of `words` lies inside a public PEM block.
+fn in_public_pem(words: &str, at: usize) -> bool {
+    words.contains("-----") && PUBLIC_PEM.find_iter(words).any(|block| block.range().contains(&at))
+}
+
 /// Candidate values: runs of the characters keys and tokens are made of.
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| super::re(r"[A-Za-z0-9+/_\-.~]{8,}={0,2}"));
 
@@ -246,7 +259,7 @@ fn has_secret(words: &str) -> bool {
         || LABELLED_ASSIGNMENT.captures_iter(words).any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
-            if is_ssh_public_key(token) {
+            if is_ssh_public_key(token) || in_public_pem(words, m.start()) {
                 return false;
             }
             looks_random_unlabelled(token)
@@ -539,5 +552,15 @@ mod tests {
         assert!(!looks_secret_value("results_v2_final"));
         assert!(!looks_secret_value("2000000"));
         assert!(!looks_secret_value("OPENAI_API_KEY"));
+    }
+
+    #[test]
+    fn public_pem_blocks_are_no_secret() {
+        let body = "C6BOxZZzbXKXtQU79dZPjcxwUgMLdqX6h7e9LONoYCWCNoQEtuizS/Ro3kc/";
+        assert!(has_secret(&format!("token: {body}")));
+        for kind in ["CERTIFICATE", "PUBLIC KEY"] {
+            let pem = format!("-----BEGIN {kind}-----\n{body}\n-----END {kind}-----");
+            assert!(!has_secret(&pem), "{kind}");
+        }
     }
 }

@@ -252,7 +252,7 @@ pub(crate) fn find(views: &Views) -> Option<super::Category> {
     if views.runs.iter().any(has_national_id) || has_foreign_id(&views.words) {
         return Some(Category::NationalId);
     }
-    if views.runs.iter().any(has_bank_card) {
+    if views.runs.iter().any(has_bank_card) || has_iban(&views.words) {
         return Some(Category::BankCard);
     }
     if views.runs.iter().any(has_phone) {
@@ -343,8 +343,16 @@ fn is_phone_number(digits: &str, plus: bool, groups: &[usize], labelled: bool) -
         || (n == 11 && is_chinese_mobile(digits))
         || (digits.starts_with('0') && (10..=12).contains(&n) && valid_in(Some(Id::CN), digits))
         || (n == 10 && groups == [3, 3, 4] && valid_in(Some(Id::US), digits))
+        || (digits.starts_with('0')
+            && (10..=11).contains(&n)
+            && groups.len() >= 3
+            && NATIONAL_FORMATS.iter().any(|&region| valid_in(Some(region), digits)))
         || (labelled && (7..=13).contains(&n))
 }
+
+/// Countries whose numbers are written nationally with a trunk `0` and in
+/// groups (`0118 962 4410`, `090-4381-2276`), tried for grouped numbers.
+const NATIONAL_FORMATS: [Id; 6] = [Id::GB, Id::JP, Id::DE, Id::FR, Id::KR, Id::AU];
 
 fn is_chinese_mobile(digits: &str) -> bool {
     digits.len() == 11
@@ -540,7 +548,7 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// passports): a label and six to twelve digits, maybe between letters.
 static LABELLED_ID: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,30}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s-]?\d){5,11}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
+        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号|(?-i:\bCPF\b)|(?-i:\bDNI\b)|(?-i:\bNIE\b)|\bmykad\b|s[ée]curit[ée]\s+sociale|(?-i:\bNIR\b)|\bpesel\b|(?-i:\bBSN\b)|codice\s+fiscale|personnummer|(?-i:\bMy\s?Number\b)|マイナンバー|(?-i:\bCURP\b)|(?-i:\bCPR\b)|(?-i:\bTFN\b)|\bsteuer-?id\b)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,30}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s.\-]?\d){5,14}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
     )
 });
 
@@ -617,6 +625,32 @@ fn has_bank_card(run: &NumberRun) -> bool {
             && !digits.bytes().all(|b| b == digits.as_bytes()[0])
             && (luhn_valid(digits) || (labelled && digits.len() >= 16))
     })
+}
+
+/// An IBAN as printed or written together: country, check digits, then
+/// the account in groups of four.
+static IBAN: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)\b([A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?)\b")
+});
+
+/// A bank account number in IBAN form, its ISO 13616 check (mod 97) valid.
+fn has_iban(words: &str) -> bool {
+    IBAN.captures_iter(words).any(|c| iban_valid(&c[1]))
+}
+
+fn iban_valid(iban: &str) -> bool {
+    let compact: String =
+        iban.chars().filter(|c| !c.is_whitespace()).map(|c| c.to_ascii_uppercase()).collect();
+    if !(15..=34).contains(&compact.len()) || !compact.bytes().skip(4).any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let (head, tail) = compact.split_at(4);
+    let remainder = tail.chars().chain(head.chars()).try_fold(0u32, |acc, c| {
+        let value = c.to_digit(36)?;
+        let shift = if value < 10 { 10 } else { 100 };
+        Some((acc * shift + value) % 97)
+    });
+    remainder == Some(1)
 }
 
 /// Issuer ranges and lengths of the networks (ISO/IEC 7812 IINs as the
@@ -697,7 +731,8 @@ const TLDS: &[&str] = &[
     "com", "cn", "net", "org", "edu", "gov", "io", "co", "uk", "de", "jp", "hk", "tw", "us",
     "info", "biz", "me", "ai", "app", "dev", "top", "xyz", "cc", "tv", "fr", "sg", "au", "ca",
     "ru", "in", "kr", "mo", "nl", "ch", "it", "es", "se", "email", "mail", "work", "tech", "site",
-    "online",
+    "online", "pl", "dk", "fi", "nz", "br", "mx", "za", "ie", "pt", "cz", "tr", "th", "vn", "ph",
+    "ae", "il", "ar", "cl", "gr", "hu", "ro",
 ];
 
 /// Free mail providers: an address written `name at qq.com` counts even
@@ -871,6 +906,14 @@ mod tests {
     }
 
     #[test]
+    fn ibans_need_their_check_digits() {
+        assert!(iban_valid("DE89 3704 0044 0532 0130 00"));
+        assert!(iban_valid("GB82WEST12345698765432"));
+        assert!(!iban_valid("DE88 3704 0044 0532 0130 00"));
+        assert!(!iban_valid("AB12 CDEF GHIJ KLMN"));
+    }
+
+    #[test]
     fn luhn_accepts_valid_numbers_only() {
         assert!(luhn_valid("4111111111111111"));
         assert!(!luhn_valid("4111111111111112"));
@@ -957,6 +1000,9 @@ mod tests {
         assert!(phone("手机 138 1234 5678 2024-11-30 联系"));
         assert!(!phone("批号 13812345678"));
         assert!(phone("the number is 7788 2365"));
+        assert!(phone("号码是 139 后面 1122 再 3344"));
+        assert!(phone("一三九 然后 一一二二 然后 三三四四"));
+        assert!(!phone("第 3 步再 5 步"));
         assert!(phone("号码 7788 2365"));
         assert!(!phone("Our discharge permit number is 440300123"));
         assert!(!phone("排污许可证号码 440300123"));

@@ -65,7 +65,16 @@ static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 /// `账号 admin / Abc@123`.
 static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁)|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|(?:账号|帐号|用户名|登录|登陆|登入|\busername|\buser|\blogin|\baccount|\bcredentials?|\bcreds)(?:\s+(?:for|of|to|on)\s+[^:=\n,.;/]{1,40}?|\s*[A-Za-z][A-Za-z0-9\-]{0,19}\s*[:=])?(?:\s+(?:is|are)|\s*[:=])?\s*[A-Za-z0-9._@\-]{2,32}\s*/\s*([!-~]{4,})|\b(?:use|used|uses|using|takes?|took|accepts?|accepted|set|sets)\s+([!-~]{4,})\s+(?:as|for)\s+(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:用|拿)\s*([!-~]{4,})\s*(?:作为|当作?|做)(?:[^,.。\n]{0,6}?)(?:密码|口令))",
+        r"(?i)(?:(?:用|以|拿|输入)\s*([!-~]{6,})\s*(?:登录|登陆|登入|解锁|打开|解压)|\b(?:protected|encrypted|locked)\b[^\n.;]{0,40}?\bopen(?:s|ed)?\s+(?:it\s+|them\s+|the\s+\w+\s+)?(?:with|using)\s+([!-~]{6,})|\b(?:logs? ?-?in|logged in|signs? ?-?in|signed in|unlocks?|authenticates?)\s+(?:with|using)\s+(?:the\s+)?(?:password\s+)?([!-~]{6,})|\b(?:use|used|uses|using|takes?|took|accepts?|accepted|set|sets)\s+([!-~]{4,})\s+(?:as|for)\s+(?:my|his|her|their|our|the)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:用|拿)\s*([!-~]{4,})\s*(?:作为|当作?|做)(?:[^,.。\n]{0,6}?)(?:密码|口令))",
+    )
+});
+
+/// A user name and its password after a login word: `login for the LIMS
+/// is chemadmin / Chrom@2024!`, `LIMS login: user zhang / pass Lims2023!!`,
+/// `账号 admin / Abc@123`.
+static LOGIN_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:账号|帐号|用户名|登录|登陆|登入|\busername|\buser|\blogin|\baccount|\bcredentials?|\bcreds)(?:\s+(?:for|of|to|on)\s+[^:=\n,.;/]{1,40}?|\s*[A-Za-z][A-Za-z0-9\-]{0,19}\s*(?:[:=]|用|是))?(?:\s+(?:is|are)(?:\s+(?:still|now|just|always|also))?|\s*[:=])?\s*(?:(?:user(?:name)?|用户名?|账号)\s*[:=]?\s*)?([A-Za-z0-9._@\-]{2,32})(?:\s*/\s*(?:(?:pass(?:word)?|pwd|pw|密码)\s*[:=]?\s*)?|\s*[,;]?\s+(?:pass(?:word)?|pwd|pw|密码)\s*[:=]?\s*)([!-~]{4,})",
     )
 });
 
@@ -380,11 +389,48 @@ pub(super) fn has_password(text: &str) -> bool {
             let value = (1..c.len()).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
             strong_value(trim_value(value))
         })
+        || LOGIN_PAIR.captures_iter(text).any(|c| login_pair(&c[1], trim_value(&c[2])))
+        || PASSWORD_LATER.captures_iter(text).any(|c| {
+            complex_value(trim_value(&c[1]))
+                && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+        })
+}
+
+/// A password stated further on in the sentence than a link right after
+/// the word: `密码就是大写Q小写c… 就是Qc2024!`, `the new password is the old
+/// one with a 9 at the end: Cheddar20199`. Only a complex value counts.
+static PASSWORD_LATER: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:pass ?word|passwort|密\s?码|口令)[^@。.!?\n][^。.!?\n]{0,59}?(?:[:=]|就是|是)\s*([!-~]{6,})",
+    )
+});
+
+/// A value that can only be a password: letters and digits, and a symbol
+/// or both cases.
+fn complex_value(value: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| value.as_bytes().iter().any(f);
+    value.len() >= 6
+        && has(u8::is_ascii_alphabetic)
+        && has(u8::is_ascii_digit)
+        && (has(u8::is_ascii_punctuation)
+            || (has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase)))
+        && !value.contains("://")
+        && !is_placeholder(value)
+}
+
+/// A user and a password: a strong password, or a default login whose
+/// password is its user name (`admin/admin`), however weak.
+fn login_pair(user: &str, password: &str) -> bool {
+    strong_value(password) || (password.len() >= 4 && password.eq_ignore_ascii_case(user))
 }
 
 /// Whether a password value follows the password word that ends at `end`.
 fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     let rest = &text[end..];
+    // `postgres://USER:PASSWORD@HOST`: the word holds the place of a password in a URL.
+    if rest.starts_with('@') {
+        return false;
+    }
     let link = links.find(rest).map_or(0, |m| m.end());
     let linked = rest[..link].chars().any(|c| !c.is_whitespace());
     if mentions(&rest[..link], &GAP_POLICY_WORDS) {
@@ -449,6 +495,10 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     if POLICY_WORDS.contains(&value.to_ascii_lowercase().as_str()) || is_ascii_comparison(value) {
+        return false;
+    }
+    // `pass: 12/12 batches`, `pass 98.5%`: a test result, not a password.
+    if short_word && value.bytes().all(|b| b.is_ascii_digit() || b"/%.".contains(&b)) {
         return false;
     }
     if short_word {
@@ -559,5 +609,15 @@ mod tests {
         assert!(!has_password("password: 12 characters minimum"));
         assert!(!has_password("密码要定期改"));
         assert!(!has_password("PIN 4 digits"));
+        assert!(has_password("MES login: user qa_li / pass Mes#2025x"));
+        assert!(has_password("the login for the old scale is still root/root"));
+        assert!(has_password("登录 ERP 用 liming / Lm@erp2025"));
+        assert!(has_password("the zip is encrypted, open it with Whey_2025!"));
+        assert!(!has_password("the login for the portal is email/phone"));
+        assert!(!has_password("Sensory results: pass: 9/10, fail: 1"));
+        assert!(!has_password("DSN template: mysql://USER:PASSWORD@HOST/DB"));
+        assert!(has_password("the wifi password, careful with the case, is: Lab5Wifi"));
+        assert!(has_password("密码我念一下，大写的M然后是 Milk@88"));
+        assert!(!has_password("password rules: at least 12 characters, e.g. Abc123!x"));
     }
 }

@@ -4,8 +4,10 @@
 //!
 //! Two views come out of one text:
 //! - the *words* view ([`view`]): NFKC, default-ignorable and format
-//!   characters removed, curly quotes and dashes folded, runs of horizontal
-//!   whitespace as one space;
+//!   characters removed, curly quotes and dashes folded, other scripts'
+//!   decimal digits as ASCII digits, Cyrillic and Greek look-alikes inside
+//!   Latin words as Latin letters, Traditional Chinese as Simplified, runs
+//!   of horizontal whitespace as one space;
 //! - the *digits* view ([`digits_view`]): the words view with clusters of
 //!   Chinese digit numerals read as digits and runs of separators between
 //!   digits removed, for number-shaped identifiers.
@@ -32,7 +34,7 @@ pub fn view(text: &str) -> String {
         IsNormalized::Yes => Box::new(visible.chars()),
         _ => Box::new(visible.nfkc()),
     };
-    for c in normalized.map(fold_punctuation) {
+    for c in normalized.map(fold_punctuation).map(|c| ascii_digit(c).unwrap_or(c)) {
         if c.is_whitespace() {
             let brk = if is_line_break(c) { '\n' } else { ' ' };
             pending = match pending {
@@ -47,7 +49,115 @@ pub fn view(text: &str) -> String {
             out.push(c);
         }
     }
+    simplified(&latin_look_alikes(out))
+}
+
+/// `text` with Traditional Chinese characters as Simplified (`密碼` reads as
+/// `密码`, `系統管理員` as `系统管理员`), so that one set of patterns serves
+/// both; by `fast2s`'s table (OpenCC's), only for texts with CJK characters.
+fn simplified(text: &str) -> String {
+    if text.chars().any(|c| ('\u{3400}'..='\u{9FFF}').contains(&c)) {
+        fast2s::convert(text)
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Decimal digits of other scripts as ASCII digits: NFKC folds full-width
+/// and mathematical digits but leaves Arabic-Indic `١٣٨`, Devanagari,
+/// Thai and others, which read as digits to anyone. The zeros of Unicode's
+/// decimal-digit (`Nd`) ranges of ten, for the scripts in common use.
+fn ascii_digit(c: char) -> Option<char> {
+    const ZEROS: [u32; 24] = [
+        0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+        0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0,
+        0xA8D0, 0xA9D0,
+    ];
+    let code = c as u32;
+    if code < 0x0660 {
+        return None;
+    }
+    ZEROS
+        .iter()
+        .find(|&&zero| (zero..zero + 10).contains(&code))
+        .and_then(|&zero| char::from_digit(code - zero, 10))
+}
+
+/// Cyrillic and Greek letters that look like Latin ones (Unicode's
+/// confusables, `confusables.txt`), as those Latin letters.
+fn latin_look_alike(c: char) -> Option<char> {
+    Some(match c {
+        'а' | 'α' => 'a',
+        'е' | 'ε' => 'e',
+        'о' | 'ο' | 'σ' => 'o',
+        'р' | 'ρ' => 'p',
+        'с' | 'ϲ' => 'c',
+        'у' | 'γ' => 'y',
+        'х' | 'χ' => 'x',
+        'і' | 'ι' => 'i',
+        'ј' => 'j',
+        'ѕ' => 's',
+        'ԁ' => 'd',
+        'һ' => 'h',
+        'ԛ' => 'q',
+        'ԝ' => 'w',
+        'ӏ' => 'l',
+        'ν' => 'v',
+        'κ' | 'к' => 'k',
+        'А' | 'Α' => 'A',
+        'В' | 'Β' => 'B',
+        'Е' | 'Ε' => 'E',
+        'К' | 'Κ' => 'K',
+        'М' | 'Μ' => 'M',
+        'Н' | 'Η' => 'H',
+        'О' | 'Ο' => 'O',
+        'Р' | 'Ρ' => 'P',
+        'С' => 'C',
+        'Т' | 'Τ' => 'T',
+        'Х' | 'Χ' => 'X',
+        'У' | 'Υ' => 'Y',
+        'І' | 'Ι' => 'I',
+        'Ј' => 'J',
+        'Ѕ' => 'S',
+        'Ζ' => 'Z',
+        'Ν' => 'N',
+        _ => return None,
+    })
+}
+
+/// `text` with look-alike letters as Latin inside words that also hold
+/// Latin letters (`pаssword` with a Cyrillic `а`), and nowhere else: a
+/// Russian or Greek word stays as it is.
+fn latin_look_alikes(text: String) -> String {
+    if text.is_ascii() {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let mixed = word.chars().any(|c| c.is_ascii_alphabetic())
+            && word.chars().any(|c| latin_look_alike(c).is_some());
+        if mixed {
+            out.extend(word.chars().map(|c| latin_look_alike(c).unwrap_or(c)));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() && !is_cjk(c) {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
     out
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
 /// The digits view of `text`: its words view with clusters of Chinese digit
@@ -252,10 +362,26 @@ pub(crate) struct Views {
 impl Views {
     pub fn of(text: &str) -> Views {
         let words = view(text);
-        let chars = map_chinese_digits(&words.chars().collect::<Vec<_>>());
+        let spoken = join_spoken_groups(&words);
+        let chars = map_chinese_digits(&spoken.chars().collect::<Vec<_>>());
         let (digits, runs) = number_runs(&chars);
         Views { words, digits, runs }
     }
+}
+
+/// Words that join the groups of a number read out aloud (`138 后面 0247
+/// 再 5591`, `六二二二 零二 后面是 六一九八…`), as a space: one number, not three.
+static SPOKEN_JOIN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    super::re(
+        r"([0-9〇零一二三四五六七八九幺]) ?(?:后面是|后面|然后是|然后|接着是|接着|再是|再) ?([0-9〇零一二三四五六七八九幺])",
+    )
+});
+
+fn join_spoken_groups(words: &str) -> std::borrow::Cow<'_, str> {
+    if !words.contains(['后', '然', '接', '再']) {
+        return std::borrow::Cow::Borrowed(words);
+    }
+    SPOKEN_JOIN.replace_all(words, "$1 $2")
 }
 
 /// Walks the (numeral-mapped) words view, joining digits across short runs
