@@ -133,6 +133,7 @@ names!(
         NotActive = "not_active",
         InUse = "in_use",
         SuggestionRejected = "suggestion_rejected",
+        TooMany = "too_many",
     }
 );
 names!(

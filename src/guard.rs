@@ -30,7 +30,12 @@ impl TextKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     Empty,
-    TooLong { max: usize },
+    /// A control character (NUL, an escape sequence): no statement holds
+    /// one, and printed to an operator's terminal it could drive it.
+    ControlCharacter,
+    TooLong {
+        max: usize,
+    },
     Forbidden(Finding),
 }
 
@@ -38,6 +43,9 @@ impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refusal::Empty => f.write_str("the text is empty"),
+            Refusal::ControlCharacter => f.write_str(
+                "the text holds a control character (such as NUL or ESC); write plain text",
+            ),
             Refusal::TooLong { max } => {
                 write!(f, "the text is longer than {max} characters; memories are short statements")
             }
@@ -57,6 +65,9 @@ pub fn admit(raw: &str, kind: TextKind, detector: &Detector) -> Result<String, R
     if normalized.is_empty() {
         return Err(Refusal::Empty);
     }
+    if normalized.chars().any(char::is_control) {
+        return Err(Refusal::ControlCharacter);
+    }
     let max = kind.max_chars();
     if normalized.chars().count() > max {
         return Err(Refusal::TooLong { max });
@@ -71,6 +82,19 @@ pub fn admit(raw: &str, kind: TextKind, detector: &Detector) -> Result<String, R
 mod tests {
     use super::*;
     use crate::detect::{Category, ExtraPattern};
+
+    #[test]
+    fn control_characters_are_refused() {
+        let d = Detector::default();
+        for raw in ["nul\u{0}byte", "\u{1b}]52;c;cm0=\u{7}report", "del\u{7f}"] {
+            assert_eq!(
+                admit(raw, TextKind::Statement, &d),
+                Err(Refusal::ControlCharacter),
+                "{raw:?}"
+            );
+        }
+        assert!(admit("tabs\tand\nlines", TextKind::Quote, &d).is_ok());
+    }
 
     #[test]
     fn admits_the_normalised_form() {

@@ -29,7 +29,9 @@ pub const MAX_RECALL_LIMIT: usize = 8;
 pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
     guard::admit(text, TextKind::Statement, detector).map_err(|r| match r {
         guard::Refusal::Forbidden(_) => Error::Refused(r.to_string()),
-        guard::Refusal::Empty | guard::Refusal::TooLong { .. } => Error::Invalid(r.to_string()),
+        guard::Refusal::Empty
+        | guard::Refusal::ControlCharacter
+        | guard::Refusal::TooLong { .. } => Error::Invalid(r.to_string()),
     })
 }
 

@@ -37,6 +37,48 @@ pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
     !quote.is_empty() && normalize(message).contains(&quote)
 }
 
+/// Whether `text` shares a term with one of `others`: a Latin word of three
+/// letters or more, a number, or two Chinese characters in a row, compared
+/// folded. How the policy tells that the user said a text again.
+pub fn shares_terms<'a>(text: &str, others: impl IntoIterator<Item = &'a str>) -> bool {
+    let terms = terms(text);
+    others.into_iter().any(|other| !terms.is_disjoint(&self::terms(other)))
+}
+
+/// The terms of [`shares_terms`].
+fn terms(text: &str) -> std::collections::HashSet<String> {
+    let folded = fold(text);
+    let mut terms = std::collections::HashSet::new();
+    let mut word = String::new();
+    let mut previous_cjk: Option<char> = None;
+    for c in folded.chars().chain([' ']) {
+        if is_cjk(c) && c.is_alphabetic() {
+            if let Some(p) = previous_cjk {
+                terms.insert(format!("{p}{c}"));
+            }
+            previous_cjk = Some(c);
+        } else {
+            previous_cjk = None;
+        }
+        if c.is_alphanumeric() && !is_cjk(c) {
+            word.push(c);
+        } else if !word.is_empty() {
+            let long = word.chars().count() >= 3 || word.chars().all(|c| c.is_ascii_digit());
+            if long && !STOP_WORDS.contains(&word.as_str()) {
+                terms.insert(std::mem::take(&mut word));
+            }
+            word.clear();
+        }
+    }
+    terms
+}
+
+/// English words too common to show that two texts say the same thing.
+const STOP_WORDS: &[&str] = &[
+    "the", "and", "for", "with", "that", "this", "from", "are", "was", "all", "any", "not", "you",
+    "your", "our", "use", "user", "always", "never", "also",
+];
+
 /// The token estimate of spec §10.18, used before a call for chunking and
 /// budgets: one token per CJK character plus one per four other characters.
 pub fn estimate_tokens(text: &str) -> u64 {
@@ -121,6 +163,14 @@ mod tests {
     fn fold_ignores_case_and_spacing() {
         assert_eq!(fold("Result  First"), fold("result first"));
         assert_ne!(fold("result first"), fold("result last"));
+    }
+
+    #[test]
+    fn terms_are_shared_across_wording_not_across_topics() {
+        assert!(shares_terms("Fermentation project", ["we're back on the fermentation trials"]));
+        assert!(shares_terms("报告先写结论", ["以后报告都先写结论吧"]));
+        assert!(!shares_terms("Fermentation project", ["Also the whey protein trial"]));
+        assert!(!shares_terms("报告先写结论", ["配方要标注来源"]));
     }
 
     #[test]

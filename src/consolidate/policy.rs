@@ -94,8 +94,10 @@ pub fn decide(
     groups: &BTreeSet<(Kind, Scope)>,
 ) -> Decisions {
     let mut d = Decisions::default();
-    for proposal in proposals {
+    let most = most_operations(state);
+    for (i, proposal) in proposals.into_iter().enumerate() {
         let outcome = match &proposal {
+            _ if i >= most => Err((RejectReason::TooMany, None)),
             Item::Valid(p) => decide_one(state, p, rules, &mut d),
             Item::Malformed => Err((RejectReason::Malformed, None)),
         };
@@ -107,6 +109,19 @@ pub fn decide(
     settle_slips(state, groups, &mut d);
     d
 }
+
+/// The most operations one answer may carry: each one cites a slip or aims
+/// at a memory, so an honest answer has a few per slip and memory of the
+/// user at most (and never fewer than [`MIN_OPERATIONS_CAP`] are read). The
+/// rest are rejected (`too_many`) unread: an answer of thousands of creates
+/// on one slip would otherwise fan one statement out into thousands of
+/// memories, and each check reads the memories already decided.
+fn most_operations(state: &UserState) -> usize {
+    (OPERATIONS_PER_ITEM * (state.slips.len() + state.memories.len())).max(MIN_OPERATIONS_CAP)
+}
+
+const OPERATIONS_PER_ITEM: usize = 4;
+const MIN_OPERATIONS_CAP: usize = 64;
 
 fn decide_one(
     state: &mut UserState,
@@ -148,7 +163,9 @@ fn parse_group(kind: &str, scope: &str) -> Result<(Kind, Scope), Rejection> {
 fn checked_text(text: &str, rules: &Rules, id: &str) -> Result<String, Rejection> {
     guard::admit(text, TextKind::Statement, &rules.detector).map_err(|refusal| match refusal {
         Refusal::Forbidden(_) => reject(RejectReason::Forbidden, id),
-        Refusal::Empty | Refusal::TooLong { .. } => reject(RejectReason::Invalid, id),
+        Refusal::Empty | Refusal::ControlCharacter | Refusal::TooLong { .. } => {
+            reject(RejectReason::Invalid, id)
+        }
     })
 }
 
@@ -243,13 +260,20 @@ impl UserState {
             .max()
     }
 
-    /// A tombstone with the same text whose deletion came after some of the evidence (§6 rule 7).
+    /// A tombstone with the same text whose deletion came after some of the
+    /// evidence, or whose text the evidence's quotes do not say again (§6
+    /// rule 7: "the user said it again"): a deleted text comes back only on
+    /// newer words of the user that share its terms, never on an unrelated
+    /// slip (the quotes are the user's words; a slip's content is the model's).
     fn tombstoned(&self, content: &str, evidence: &[Slip]) -> bool {
         let fingerprint = text::fingerprint(content);
         let oldest = evidence.iter().map(|s| s.expressed_at).min();
-        self.tombstones
-            .iter()
-            .any(|t| t.fingerprint == fingerprint && oldest.is_none_or(|o| o <= t.deleted_at))
+        let said_again =
+            text::shares_terms(content, evidence.iter().filter_map(|s| s.quote.as_deref()));
+        self.tombstones.iter().any(|t| {
+            t.fingerprint == fingerprint
+                && (!said_again || oldest.is_none_or(|o| o <= t.deleted_at))
+        })
     }
 
     fn equal_memory(
@@ -1091,6 +1115,15 @@ mod tests {
         check(
             &same_text,
             suggest(PS.0, PS.1, "生命周期默认查基本属性", None, &["s3"]),
+            "rejected:tombstoned",
+        );
+        let said_again = |s: &mut UserState| {
+            same_text(s);
+            s.slips.get_mut("s3").unwrap().quote = Some("生命周期还是默认查基本属性吧".into());
+        };
+        check(
+            said_again,
+            suggest(PS.0, PS.1, "生命周期默认查基本属性", None, &["s3"]),
             "suggest:create",
         );
         check(
@@ -1105,6 +1138,36 @@ mod tests {
         };
         check(disabled_here, create(PS.0, PS.1, "新说法", &["s2"], &[]), "rejected:tombstoned");
         check(disabled_here, create(PS.0, PS.1, "表格对比配方", &["s3"], &[]), "suggest:enable");
+    }
+
+    #[test]
+    fn an_answer_longer_than_the_users_slips_and_memories_is_cut_unread() {
+        let mut s = state();
+        let most = most_operations(&s);
+        let groups = s.slips.values().map(|s| (s.kind, s.scope.clone())).collect();
+        let fan_out = (0..most + 3)
+            .map(|i| Item::Valid(create(PS.0, PS.1, &format!("statement {i}"), &["s3"], &[])))
+            .collect();
+        let d = decide(&mut s, fan_out, &rules(), &groups);
+        assert_eq!(d.rejected.get(&RejectReason::TooMany), Some(&3));
+    }
+
+    #[test]
+    fn a_deleted_text_comes_back_only_on_newer_words_that_say_it_again() {
+        let deleted = |text: &'static str| {
+            tombstone(text, (Kind::Presentation, "domain:standard"), "2026-11-25T00:00:00Z")
+        };
+        // s3, said after the deletion, quotes "quote s3".
+        check(
+            deleted("quote tables first"),
+            create(PS.0, PS.1, "quote tables first", &["s3"], &[]),
+            "deferred",
+        );
+        check(
+            deleted("fermentation project"),
+            create(PS.0, PS.1, "fermentation project", &["s3"], &[]),
+            "rejected:tombstoned",
+        );
     }
 
     #[test]

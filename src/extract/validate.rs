@@ -117,7 +117,9 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
 fn drop_reason(refusal: Refusal) -> DropReason {
     match refusal {
         Refusal::Forbidden(_) => DropReason::Forbidden,
-        Refusal::Empty | Refusal::TooLong { .. } => DropReason::InvalidContent,
+        Refusal::Empty | Refusal::ControlCharacter | Refusal::TooLong { .. } => {
+            DropReason::InvalidContent
+        }
     }
 }
 

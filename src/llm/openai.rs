@@ -273,24 +273,21 @@ impl OpenAiClient {
         kind: &CallKind<'_>,
         user: &str,
     ) -> (Result<A, LlmError>, Usage, Option<Duration>) {
-        let response = match self.client.chat().create(self.request(kind, user)).await {
-            Ok(response) => response,
-            Err(error) => {
-                let (error, retry_after) = describe(error);
-                return (Err(error), Usage::default(), retry_after);
-            }
+        let response =
+            match self.client.chat().create_byot::<_, Completion>(self.request(kind, user)).await {
+                Ok(response) => response,
+                Err(error) => {
+                    let (error, retry_after) = describe(error);
+                    return (Err(error), Usage::default(), retry_after);
+                }
+            };
+        let reported = response.usage.unwrap_or_default();
+        let usage = Usage {
+            prompt_tokens: reported
+                .prompt_tokens
+                .unwrap_or_else(|| estimate_tokens(kind.prompt) + estimate_tokens(user)),
+            completion_tokens: reported.completion_tokens.unwrap_or(0),
         };
-        let usage = response
-            .usage
-            .as_ref()
-            .map(|u| Usage {
-                prompt_tokens: u.prompt_tokens.into(),
-                completion_tokens: u.completion_tokens.into(),
-            })
-            .unwrap_or_else(|| Usage {
-                prompt_tokens: estimate_tokens(kind.prompt) + estimate_tokens(user),
-                completion_tokens: 0,
-            });
         let content = response.choices.into_iter().next().and_then(|c| c.message.content);
         let answer = content
             .ok_or(AnswerProblem::NoContent)
@@ -355,6 +352,32 @@ pub(super) async fn with_retries<T, F: Future<Output = Attempt<T>>>(
 
 fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(200u64.saturating_mul(1 << attempt.min(6))).min(Duration::from_secs(8))
+}
+
+/// A chat completion as servers send it: only what dreamd reads, each part
+/// optional, so that a server leaving out `usage.total_tokens`, `id` or
+/// `object` (local servers do, spec §10.26) is still understood.
+#[derive(Debug, serde::Deserialize)]
+struct Completion {
+    #[serde(default)]
+    choices: Vec<CompletionChoice>,
+    usage: Option<CompletionUsage>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct CompletionChoice {
+    message: CompletionMessage,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct CompletionMessage {
+    content: Option<String>,
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+struct CompletionUsage {
+    prompt_tokens: Option<u64>,
+    completion_tokens: Option<u64>,
 }
 
 fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {

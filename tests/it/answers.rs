@@ -31,6 +31,15 @@ fn completion_with_reasoning(content: &str, reasoning: &str) -> ResponseTemplate
     }))
 }
 
+/// A chat completion as some local servers send it: no `id`, `object` or
+/// `created`, and usage without `total_tokens`.
+fn bare_completion(content: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "choices": [{"message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20}
+    }))
+}
+
 const REASONING: &str = "REASONING-CANARY the user may be an admin";
 
 /// Each conversation is answered in the shape its id names.
@@ -43,6 +52,7 @@ fn shaped(doc: &Value) -> ResponseTemplate {
         "fence" => format!("```json\n{json}\n```"),
         "prose" => format!("{json}\n\nI kept one slip because {REASONING}."),
         "reasoning-field" => return completion_with_reasoning(&json, REASONING),
+        "bare" => return bare_completion(&json),
         "no-object" => format!("<think>{REASONING}</think>I would rather not answer."),
         "two-objects" => format!("{json}\n{json}"),
         other => panic!("unexpected conversation {other}"),
@@ -58,16 +68,16 @@ async fn answers_are_read_as_real_servers_send_them() {
         .env("DREAMD_LLM__MAX_RETRIES", "0")
         .env("DREAMD_LOG__LEVEL", "trace");
     let conversations =
-        ["plain", "think", "fence", "prose", "reasoning-field", "no-object", "two-objects"];
+        ["plain", "think", "fence", "prose", "reasoning-field", "bare", "no-object", "two-objects"];
     let lines: Vec<String> =
         conversations.iter().map(|c| say(c, &format!("我在质检部做微生物检测（{c}）"))).collect();
     d.ingest(&lines);
     let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
     assert_eq!(run.code, 3, "two conversations fail: {}", run.stderr);
     let summary: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(summary["conversations"]["done"], 5, "{summary}");
+    assert_eq!(summary["conversations"]["done"], 6, "{summary}");
     assert_eq!(summary["conversations"]["failed"], 2, "{summary}");
-    assert_eq!(summary["slips"]["kept"], 5, "{summary}");
+    assert_eq!(summary["slips"]["kept"], 6, "{summary}");
     assert!(run.stderr.contains("holds no JSON object"), "{}", run.stderr);
     assert!(run.stderr.contains("more than one JSON object"), "{}", run.stderr);
     assert!(!run.stderr.contains("REASONING-CANARY"), "the reasoning was logged");
