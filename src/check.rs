@@ -45,7 +45,7 @@ pub async fn run(config: &Config, format: Format) -> Result<()> {
             );
             out
         })
-    });
+    })?;
     let failed: Vec<&str> = checks.iter().filter(|c| !c.ok).map(|c| c.check).collect();
     if failed.is_empty() {
         return Ok(());

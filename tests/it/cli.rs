@@ -161,6 +161,32 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    let d = Dreamd::sqlite();
+    d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "presentation",
+        "--scope",
+        "global",
+        "结果先行",
+    ]);
+    let commands: [&[&str]; 4] = [
+        &["--format", "json", "memories", "list", "--user", "jay"],
+        &["memories", "list", "--user", "jay"],
+        &["recall", "--user", "jay"],
+        &["config"],
+    ];
+    for args in commands {
+        let run = d.run_with_closed_stdout(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+    }
+}
+
+#[test]
 fn a_bad_file_names_every_bad_line_and_writes_nothing() {
     let d = Dreamd::sqlite();
     let input = [
