@@ -463,12 +463,7 @@ impl RawConfig {
             Scope::check_name(domain).map_err(|e| bad("policy.domains", e))?;
         }
         let kinds = self.kind_policies(&bad)?;
-        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log.level) {
-            return Err(bad(
-                "log.level",
-                format!("'{}' is not a tracing filter: {e}", self.log.level),
-            ));
-        }
+        check_log_level(&self.log.level).map_err(|e| bad("log.level", e))?;
         if !self.metrics.listen.is_empty()
             && self.metrics.listen.parse::<std::net::SocketAddr>().is_err()
         {
@@ -619,6 +614,29 @@ impl RawConfig {
     }
 }
 
+/// Checks `log.level`: a level (`off`, `error`, `warn`, `info`, `debug`,
+/// `trace`), or comma-separated directives that each end in `=level`
+/// (`info,dreamd::run=debug`). The tracing filter alone is not enough: it
+/// reads a word it does not know (`warning`) as a target to log at every
+/// level, which silently switches off every other log line.
+fn check_log_level(level: &str) -> std::result::Result<(), String> {
+    let directives: Vec<&str> = level.split(',').map(str::trim).filter(|d| !d.is_empty()).collect();
+    if directives.is_empty() {
+        return Err("is empty: use a level such as \"info\"".into());
+    }
+    for directive in directives {
+        let named = directive.rsplit_once('=').map_or(directive, |(_, level)| level);
+        if named.is_empty() || named.parse::<tracing_subscriber::filter::LevelFilter>().is_err() {
+            return Err(format!(
+                "'{directive}' is neither a level (off, error, warn, info, debug, trace) nor a directive ending in one (e.g. dreamd=debug)"
+            ));
+        }
+    }
+    tracing_subscriber::EnvFilter::try_new(level)
+        .map(|_| ())
+        .map_err(|e| format!("'{level}' is not a tracing filter: {e}"))
+}
+
 /// Checks a cron expression the way the scheduler will read it.
 pub fn check_cron(cron: &str) -> std::result::Result<(), String> {
     tokio_cron_scheduler::Job::new_async(cron, |_, _| Box::pin(async {}))
@@ -716,6 +734,19 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(err.contains("llm.temperature"), "{err}");
+        }
+    }
+
+    #[test]
+    fn log_level_is_a_level_or_directives_that_end_in_one() {
+        for good in ["info", "WARN", "off", "info,dreamd::run=debug", "dreamd=trace,sqlx=warn"] {
+            let config = Config::from_toml(&format!("[log]\nlevel = \"{good}\"\n"));
+            assert!(config.is_ok(), "{good}: {:?}", config.err());
+        }
+        for bad in ["warning", "verbose!!", "", "dreamd", "info,dreamd=", "dreamd=loud"] {
+            let err =
+                Config::from_toml(&format!("[log]\nlevel = \"{bad}\"\n")).unwrap_err().to_string();
+            assert!(err.contains("log.level"), "{bad}: {err}");
         }
     }
 

@@ -77,6 +77,14 @@ fn unknown_keys_and_bad_values_name_the_key_and_the_source() {
         );
     }
 
+    let d = Dreamd::sqlite().env("DREAMD_LOG__LEVEL", "warning");
+    let err = config_error(&d, &["config", "--check"]);
+    assert!(
+        err.contains("log.level: 'warning' is neither a level")
+            && err.contains("DREAMD_LOG__LEVEL"),
+        "{err}"
+    );
+
     let d = Dreamd::sqlite().env("DREAMD_LLM__PROVIDER", "anthropic");
     assert!(config_error(&d, &["config"]).contains("DREAMD_LLM__PROVIDER"));
 
