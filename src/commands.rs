@@ -154,6 +154,7 @@ async fn run_on<S: Store + Clone + 'static>(
             emit(format, &loads, |l| output::load_lines(l))?;
         }
         StoreCommand::Users(UsersCommand::Purge { user }) => {
+            crate::manage::check_ids(&user, None, None)?;
             let removed: std::collections::BTreeMap<&str, u64> =
                 store.purge_user(&user).await?.into_iter().collect();
             let report = serde_json::json!({ "user_id": user, "removed": removed });

@@ -19,8 +19,6 @@ use std::io::BufRead;
 /// The largest message content accepted, in bytes. Longer texts are pasted
 /// documents rather than conversation; the agent should store a summary.
 pub const MAX_CONTENT_BYTES: usize = 256 * 1024;
-/// The longest user, conversation or message id accepted, in characters.
-pub const MAX_ID_CHARS: usize = 256;
 /// Messages per batch handed to the store.
 const BATCH_SIZE: usize = 5_000;
 /// Content kept in memory before the validated messages go to a temporary file.
@@ -318,12 +316,7 @@ fn required(value: Option<String>, field: &str) -> std::result::Result<String, S
 }
 
 fn check_id(value: String, field: &str) -> std::result::Result<String, String> {
-    if value.trim().is_empty() {
-        return Err(format!("field '{field}' must not be empty"));
-    }
-    if value.chars().count() > MAX_ID_CHARS {
-        return Err(format!("field '{field}' is longer than {MAX_ID_CHARS} characters"));
-    }
+    crate::domain::check_id(&value, &format!("field '{field}'"))?;
     Ok(value)
 }
 

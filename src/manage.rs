@@ -9,7 +9,8 @@ use crate::detect::Detector;
 use crate::domain::Write;
 use crate::domain::{
     Actor, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin, Scope, Slip,
-    Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone, new_id,
+    Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone,
+    check_id, new_id,
 };
 use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
@@ -31,6 +32,23 @@ pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
         guard::Refusal::Forbidden(_) => Error::Refused(r.to_string()),
         guard::Refusal::Empty | guard::Refusal::TooLong { .. } => Error::Invalid(r.to_string()),
     })
+}
+
+/// The ids a person or an agent names, checked as ingest checks its lines
+/// ([`check_id`]), so no entry point stores or looks up an id ingest refuses.
+pub fn check_ids(
+    user_id: &str,
+    conversation_id: Option<&str>,
+    message_id: Option<&str>,
+) -> Result<()> {
+    check_id(user_id, "user id").map_err(Error::Invalid)?;
+    if let Some(conversation_id) = conversation_id {
+        check_id(conversation_id, "conversation id").map_err(Error::Invalid)?;
+    }
+    if let Some(message_id) = message_id {
+        check_id(message_id, "message id").map_err(Error::Invalid)?;
+    }
+    Ok(())
 }
 
 /// A person's request to remember something (`memories set`).
@@ -330,6 +348,7 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// A user's memories: active ones, or with `all` every status, tombstones included.
     pub async fn list(&self, user_id: &str, all: bool) -> Result<Vec<MemoryRecord>> {
+        check_ids(user_id, None, None)?;
         let memories = self
             .store
             .memories(user_id)
@@ -407,6 +426,7 @@ impl<'a, S: Store> Manager<'a, S> {
     }
 
     pub async fn loads(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Load>> {
+        check_ids(user_id, conversation_id, None)?;
         self.store.loads(user_id, conversation_id).await
     }
 
@@ -417,6 +437,11 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// Stores an explicit memory; an equal active one of the same kind and scope is returned as is.
     pub async fn set(&self, request: NewExplicit) -> Result<MemoryRecord> {
+        let (conversation, message) = match &request.source {
+            Some((conversation, message)) => (Some(conversation.as_str()), message.as_deref()),
+            None => (None, None),
+        };
+        check_ids(&request.user_id, conversation, message)?;
         let content = check_text(&request.text, self.detector)?;
         if let Some(t) = request.expires_at.filter(|t| *t <= self.now) {
             return Err(Error::Invalid(format!(
@@ -523,6 +548,7 @@ impl<'a, S: Store> Manager<'a, S> {
         limit: usize,
         query: Option<&str>,
     ) -> Result<Vec<MemoryRecord>> {
+        check_ids(user_id, None, None)?;
         if limit == 0 {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
@@ -626,6 +652,7 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// A user's suggestions: pending ones, or with `all` every one.
     pub async fn suggestions(&self, user_id: &str, all: bool) -> Result<Vec<SuggestionRecord>> {
+        check_ids(user_id, None, None)?;
         let suggestions: Vec<Suggestion> = self
             .store
             .suggestions(user_id)
@@ -767,6 +794,7 @@ impl<'a, S: Store> Manager<'a, S> {
     }
 
     pub async fn slips(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Slip>> {
+        check_ids(user_id, conversation_id, None)?;
         self.store.slips(user_id, conversation_id).await
     }
 }
