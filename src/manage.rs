@@ -401,11 +401,21 @@ impl<'a, S: Store> Manager<'a, S> {
         query: Option<&str>,
         conversation_id: &str,
     ) -> Result<(String, Vec<MemoryRecord>)> {
+        self.check_load_target(user_id, conversation_id).await?;
         let records = self.recall(user_id, scopes, limit, query).await?;
         let load = self.load_of(user_id, conversation_id, &records);
         let load_id = load.load_id.clone();
         self.store.apply(vec![Write::InsertLoad(load)]).await?;
         Ok((load_id, records))
+    }
+
+    /// A load may go into the user's own conversation, or one not ingested
+    /// yet (an agent recalls before it answers the first message), never into
+    /// another user's: that would show them memories used in an answer they
+    /// never got.
+    pub async fn check_load_target(&self, user_id: &str, conversation_id: &str) -> Result<()> {
+        check_ids(user_id, Some(conversation_id), None)?;
+        self.conversation_of(user_id, conversation_id, None).await.map(drop)
     }
 
     /// The load of `records` into a conversation: which memories, at which versions, in order.
@@ -472,20 +482,31 @@ impl<'a, S: Store> Manager<'a, S> {
         conversation: &str,
         message: Option<&str>,
     ) -> Result<()> {
-        let found =
-            self.store.conversation_owner(conversation, message.unwrap_or_default()).await?;
-        let why = match found {
+        let why = match self.conversation_of(user_id, conversation, message).await? {
             None => format!("conversation '{conversation}' not found"),
-            Some((owner, _)) if owner != user_id => {
-                format!("conversation '{conversation}' belongs to another user")
-            }
-            Some((_, false)) if message.is_some() => format!(
+            Some(false) if message.is_some() => format!(
                 "message '{}' not found in conversation '{conversation}'",
                 message.unwrap_or_default()
             ),
             Some(_) => return Ok(()),
         };
         Err(Error::Invalid(format!("--conversation/--message: {why}")))
+    }
+
+    /// Whether `conversation` exists (`None`: not ingested) and holds
+    /// `message`; refused when it is another user's.
+    async fn conversation_of(
+        &self,
+        user_id: &str,
+        conversation: &str,
+        message: Option<&str>,
+    ) -> Result<Option<bool>> {
+        match self.store.conversation_owner(conversation, message.unwrap_or_default()).await? {
+            Some((owner, _)) if owner != user_id => Err(Error::Invalid(format!(
+                "--conversation: conversation '{conversation}' belongs to another user"
+            ))),
+            found => Ok(found.map(|(_, holds_message)| holds_message)),
+        }
     }
 
     async fn equal_active(

@@ -231,6 +231,21 @@ fn ids_are_checked_as_ingest_checks_them_everywhere() {
 }
 
 #[test]
+fn recall_records_no_load_in_another_users_conversation() {
+    let d = Dreamd::sqlite();
+    d.json(&["ingest", examples().to_str().unwrap()]);
+    let run = d.run(&["recall", "--user", "jay", "--conversation", "emma-1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("conversation 'emma-1' belongs to another user"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert_eq!(d.json(&["loads", "list", "--user", "jay"]), serde_json::json!([]));
+    for own_or_new in ["jay-dept", "not-ingested-yet"] {
+        let loaded = d.json(&["recall", "--user", "jay", "--conversation", own_or_new]);
+        assert!(loaded["load_id"].is_string(), "{own_or_new}: {loaded}");
+    }
+}
+
+#[test]
 fn a_bad_file_names_every_bad_line_and_writes_nothing() {
     let d = Dreamd::sqlite();
     let input = [
