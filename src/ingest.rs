@@ -294,6 +294,9 @@ pub fn parse_line(text: &str, line: usize) -> std::result::Result<NewMessage, St
 
 /// Turns a parse failure into a reason that names the field when it can.
 fn describe_json_error(text: &str, error: &serde_json::Error) -> String {
+    if let Some(field) = duplicate_field(error) {
+        return format!("field '{field}' appears more than once");
+    }
     let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(text)
     else {
         return if error.is_data() {
@@ -309,6 +312,15 @@ fn describe_json_error(text: &str, error: &serde_json::Error) -> String {
         Some(field) => format!("field '{field}' must be a string"),
         None => "field 'scopes' must be an array of strings".to_owned(),
     }
+}
+
+/// The field a line holds twice. serde_json says which only in its message
+/// (serde's "duplicate field `name`"), and the name is one of [`RawLine`]'s,
+/// never input text.
+fn duplicate_field(error: &serde_json::Error) -> Option<String> {
+    let message = error.to_string();
+    let rest = message.strip_prefix("duplicate field `")?;
+    Some(rest[..rest.find('`')?].to_owned())
 }
 
 fn required(value: Option<String>, field: &str) -> std::result::Result<String, String> {
@@ -441,6 +453,10 @@ mod tests {
             (
                 r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","message_id":""}"#,
                 "field 'message_id' must not be empty",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","content":"y","created_at":"2026-11-20T09:00:00Z"}"#,
+                "field 'content' appears more than once",
             ),
             (r#"{"user_id":"u""#, "not valid JSON"),
             (r#"["u"]"#, "not a JSON object"),
