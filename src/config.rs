@@ -313,6 +313,9 @@ impl Config {
             Some(path) => Some(path),
             None => Some(PathBuf::from(SYSTEM_CONFIG)).filter(|p| p.is_file()),
         };
+        if let Some(path) = &file {
+            check_readable(path)?;
+        }
         let figment = layered(file.as_deref());
         let raw: RawConfig = figment.extract().map_err(describe_figment_error)?;
         raw.validate(&figment)
@@ -341,6 +344,20 @@ impl Config {
         let mut raw = self.raw.clone();
         raw.database.url = mask_url_password(&raw.database.url);
         raw
+    }
+}
+
+/// Reads the file once before figment does: figment reports a file it cannot
+/// read without its name and as a bad value (exit 2), while a file that cannot
+/// be read is an I/O failure (exit 1, spec §10.2) and one that is not UTF-8
+/// text is bad input (exit 2), both named.
+fn check_readable(path: &Path) -> Result<(), Error> {
+    match std::fs::read_to_string(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(Error::Config(format!("config file {} is not UTF-8 text", path.display())))
+        }
+        Err(e) => Err(Error::io(format!("reading config file {}", path.display()))(e)),
     }
 }
 

@@ -93,6 +93,21 @@ fn unknown_keys_and_bad_values_name_the_key_and_the_source() {
 }
 
 #[test]
+fn a_config_file_that_cannot_be_read_is_named_and_exits_1() {
+    // The tests may run as root, whom no file mode stops: the kernel's own
+    // /proc/self/mem is a regular file whose first byte cannot be read.
+    let run = Dreamd::sqlite().run(&["--config", "/proc/self/mem", "config"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("reading config file /proc/self/mem: "), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+
+    let d = Dreamd::sqlite();
+    std::fs::write(d.path("latin1.toml"), b"[llm]\nmodel = \"caf\xe9\"\n").unwrap();
+    let err = config_error(&d, &["--config", "latin1.toml", "config"]);
+    assert!(err.contains("config file latin1.toml is not UTF-8 text"), "{err}");
+}
+
+#[test]
 fn the_api_key_variable_and_other_dreamd_variables_are_not_config_keys() {
     let d = Dreamd::sqlite()
         .env("DREAMD_LLM__API_KEY_ENV", "DREAMD_SECRET__KEY")
