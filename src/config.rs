@@ -6,7 +6,7 @@
 use crate::detect::{Detector, ExtraPattern};
 use crate::domain::{Kind, KindPolicy, Rules, Scope};
 use crate::error::Error;
-use crate::text::mask_url_password;
+use crate::text::mask_url_secrets;
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use serde::{Deserialize, Serialize};
@@ -209,7 +209,7 @@ impl std::fmt::Debug for DatabaseUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DatabaseUrl::Sqlite(p) => write!(f, "Sqlite({p:?})"),
-            DatabaseUrl::Postgres(url) => write!(f, "Postgres({})", mask_url_password(url)),
+            DatabaseUrl::Postgres(url) => write!(f, "Postgres({})", mask_url_secrets(url)),
         }
     }
 }
@@ -227,7 +227,7 @@ impl DatabaseUrl {
         }
         Err(format!(
             "'{}' is not a supported database URL; use sqlite://PATH or postgres://…",
-            mask_url_password(url)
+            mask_url_secrets(url)
         ))
     }
 }
@@ -342,7 +342,8 @@ impl Config {
     /// The effective configuration as TOML with secrets masked, for `dreamd config`.
     pub fn to_masked(&self) -> RawConfig {
         let mut raw = self.raw.clone();
-        raw.database.url = mask_url_password(&raw.database.url);
+        raw.database.url = mask_url_secrets(&raw.database.url);
+        raw.llm.base_url = mask_url_secrets(&raw.llm.base_url);
         raw
     }
 }

@@ -7,9 +7,11 @@ fn config_prints_the_effective_values_with_secrets_masked() {
     let d = Dreamd::sqlite()
         .env("DREAMD_DATABASE__URL", "postgres://dreamd:s3cret@db.internal/dreamd")
         .env("DREAMD_LLM__MODEL", "qwen2.5-7b-instruct")
+        .env("DREAMD_LLM__BASE_URL", "https://user:basicpw@api.example.com/v1?key=querysecret")
         .env("OPENAI_API_KEY", "sk-should-never-print-1234567890");
     let json = d.run(&["config", "--format", "json"]).json();
     assert_eq!(json["database"]["url"], "postgres://dreamd:****@db.internal/dreamd");
+    assert_eq!(json["llm"]["base_url"], "https://user:****@api.example.com/v1?key=****");
     assert_eq!(json["llm"]["model"], "qwen2.5-7b-instruct");
     assert_eq!(json["selection"]["idle_hours"], 6);
     assert_eq!(json["policy"]["kinds"]["presentation"]["min_evidence"], 2);
@@ -18,7 +20,9 @@ fn config_prints_the_effective_values_with_secrets_masked() {
     assert!(text.stdout.contains("API key: read from $OPENAI_API_KEY (set)"), "{}", text.stdout);
     assert!(text.stdout.contains("[policy.kinds.recent_focus]"));
     for out in [&text.stdout, &text.stderr] {
-        assert!(!out.contains("s3cret") && !out.contains("sk-should-never-print"));
+        for secret in ["s3cret", "sk-should-never-print", "basicpw", "querysecret"] {
+            assert!(!out.contains(secret), "{secret} printed: {out}");
+        }
     }
 }
 
