@@ -7,7 +7,7 @@ use crate::config::{Config, DatabaseUrl, Provider};
 use crate::error::{Error, Result};
 use crate::output::emit;
 use crate::store::{PgStore, SqliteStore};
-use crate::text::mask_url_password;
+use crate::text::mask_url_secrets;
 use serde::Serialize;
 use std::fmt::Write;
 use std::time::Duration;
@@ -45,7 +45,7 @@ pub async fn run(config: &Config, format: Format) -> Result<()> {
             );
             out
         })
-    });
+    })?;
     let failed: Vec<&str> = checks.iter().filter(|c| !c.ok).map(|c| c.check).collect();
     if failed.is_empty() {
         return Ok(());
@@ -58,9 +58,9 @@ async fn database(config: &Config) -> std::result::Result<String, String> {
         DatabaseUrl::Sqlite(path) => SqliteStore::open(path)
             .await
             .map(|_| format!("SQLite {} opened, migrations applied", path.display())),
-        DatabaseUrl::Postgres(url) => PgStore::open(url).await.map(|_| {
-            format!("PostgreSQL {} reachable, migrations applied", mask_url_password(url))
-        }),
+        DatabaseUrl::Postgres(url) => PgStore::open(url)
+            .await
+            .map(|_| format!("PostgreSQL {} reachable, migrations applied", mask_url_secrets(url))),
     }
     .map_err(|e| e.to_string())
 }
@@ -93,24 +93,23 @@ async fn model(config: &Config) -> std::result::Result<String, String> {
         .build()
         .map_err(|e| e.to_string())?;
     let url = format!("{}/models", llm.base_url.trim_end_matches('/'));
+    let shown = mask_url_secrets(&llm.base_url);
     let response = client
         .get(&url)
         .bearer_auth(&key)
         .send()
         .await
-        .map_err(|e| format!("llm.base_url {} is unreachable: {e}", llm.base_url))?;
+        .map_err(|e| format!("llm.base_url {shown} is unreachable: {}", e.without_url()))?;
     match response.status().as_u16() {
-        200..=299 => Ok(format!("{} answered; model '{}'", llm.base_url, llm.model)),
+        200..=299 => Ok(format!("{shown} answered; model '{}'", llm.model)),
         401 | 403 => Err(format!(
-            "{} refused the API key (HTTP {}); check ${}{}",
-            llm.base_url,
+            "{shown} refused the API key (HTTP {}); check ${}{}",
             response.status().as_u16(),
             llm.api_key_env,
             if key.is_empty() { ", which is not set" } else { "" }
         )),
-        status => Ok(format!(
-            "{} reachable (HTTP {status} for /models); model '{}'",
-            llm.base_url, llm.model
-        )),
+        status => {
+            Ok(format!("{shown} reachable (HTTP {status} for /models); model '{}'", llm.model))
+        }
     }
 }

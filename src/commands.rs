@@ -104,7 +104,7 @@ async fn run_on<S: Store + Clone + 'static>(
             crate::run::RunOptions::once(now, how.dry_run),
         )
         .await?;
-        emit(format, &summary, output::run_summary);
+        emit(format, &summary, output::run_summary)?;
         return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
     };
     let embedder = Embedder::from_config(config)?;
@@ -118,20 +118,20 @@ async fn run_on<S: Store + Clone + 'static>(
                     std::fs::File::open(&path).map_err(Error::io(format!("opening {path}")))?;
                 ingest(store, BufReader::with_capacity(1 << 20, file)).await?
             };
-            emit(format, &summary, output::ingest_summary);
+            emit(format, &summary, output::ingest_summary)?;
         }
         StoreCommand::Memories(command) => memories(&manager, format, command).await?,
         StoreCommand::Suggestions(command) => suggestions(&manager, format, command).await?,
         StoreCommand::Slips(SlipsCommand::List { user, conversation }) => {
             let slips = manager.slips(&user, conversation.as_deref()).await?;
-            emit(format, &slips, |s| output::slip_lines(s));
+            emit(format, &slips, |s| output::slip_lines(s))?;
         }
         StoreCommand::Recall(args) => match &args.conversation {
             None => {
                 let records = manager
                     .recall(&args.user, &args.scopes, args.limit, args.query.as_deref())
                     .await?;
-                emit(format, &records, |r| output::memory_lines(r));
+                emit(format, &records, |r| output::memory_lines(r))?;
             }
             Some(conversation) => {
                 let (load_id, memories) = manager
@@ -146,14 +146,15 @@ async fn run_on<S: Store + Clone + 'static>(
                 let loaded = serde_json::json!({ "load_id": load_id, "memories": memories });
                 emit(format, &loaded, |_| {
                     format!("load {load_id}\n{}", output::memory_lines(&memories))
-                });
+                })?;
             }
         },
         StoreCommand::Loads(LoadsCommand::List { user, conversation }) => {
             let loads = manager.loads(&user, conversation.as_deref()).await?;
-            emit(format, &loads, |l| output::load_lines(l));
+            emit(format, &loads, |l| output::load_lines(l))?;
         }
         StoreCommand::Users(UsersCommand::Purge { user }) => {
+            crate::manage::check_ids(&user, None, None)?;
             let removed: std::collections::BTreeMap<&str, u64> =
                 store.purge_user(&user).await?.into_iter().collect();
             let report = serde_json::json!({ "user_id": user, "removed": removed });
@@ -167,11 +168,11 @@ async fn run_on<S: Store + Clone + 'static>(
                     "purged user {user}: {}\n",
                     if rows.is_empty() { "nothing was stored".to_owned() } else { rows.join(", ") }
                 )
-            });
+            })?;
         }
         StoreCommand::Copy { to, into_non_empty } => {
             let counts = copy_to(store, config, &to, into_non_empty).await?;
-            emit(format, &counts, |c| output::copy_report(c));
+            emit(format, &counts, |c| output::copy_report(c))?;
         }
         StoreCommand::Status { runs } => {
             let status = output::Status {
@@ -189,7 +190,7 @@ async fn run_on<S: Store + Clone + 'static>(
                     .collect(),
                 counts: store.counts().await?,
             };
-            emit(format, &status, output::status);
+            emit(format, &status, output::status)?;
         }
     }
     Ok(Finished::Done)
@@ -238,7 +239,7 @@ async fn eval(config: &Config, format: Format, args: &EvalArgs) -> Result<Finish
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     let evaluation = crate::eval::evaluate(config, &options).await?;
-    emit(format, &evaluation.report, Report::table);
+    emit(format, &evaluation.report, Report::table)?;
     for gate in &evaluation.missed_gates {
         eprintln!("dreamd: eval gate missed: {gate}");
     }
@@ -250,7 +251,7 @@ fn detect(format: Format, detector: &crate::detect::Detector, text: Option<&str>
     match text {
         Some(text) if text != "-" => {
             let found = output::Detection::of(detector, text, None);
-            emit(format, &found, output::detection);
+            emit(format, &found, output::detection)?;
         }
         _ => {
             let mut found = Vec::new();
@@ -258,7 +259,7 @@ fn detect(format: Format, detector: &crate::detect::Detector, text: Option<&str>
                 let line = line.map_err(Error::io("reading standard input"))?;
                 found.push(output::Detection::of(detector, &line, Some(i + 1)));
             }
-            emit(format, &found, |all| all.iter().map(output::detection).collect::<String>());
+            emit(format, &found, |all| all.iter().map(output::detection).collect::<String>())?;
         }
     }
     Ok(())
@@ -272,12 +273,12 @@ async fn memories<S: Store>(
     let record = match command {
         MemoriesCommand::List { user, all } => {
             let records = manager.list(&user, all).await?;
-            emit(format, &records, |r| output::memory_lines(r));
+            emit(format, &records, |r| output::memory_lines(r))?;
             return Ok(());
         }
         MemoriesCommand::History { id } => {
             let events = manager.history(&id).await?;
-            emit(format, &events, |e| output::history_lines(e));
+            emit(format, &events, |e| output::history_lines(e))?;
             return Ok(());
         }
         MemoriesCommand::Show { id } => manager.show(&id).await?,
@@ -298,7 +299,7 @@ async fn memories<S: Store>(
         MemoriesCommand::Enable { id } => manager.change(&id, StatusChange::Enable).await?,
         MemoriesCommand::Delete { id } => manager.change(&id, StatusChange::Delete).await?,
     };
-    emit(format, &record, output::memory_block);
+    emit(format, &record, output::memory_block)?;
     Ok(())
 }
 
@@ -310,7 +311,7 @@ async fn suggestions<S: Store>(
     match command {
         SuggestionsCommand::List { user, all } => {
             let records = manager.suggestions(&user, all).await?;
-            emit(format, &records, |r| output::suggestion_lines(r));
+            emit(format, &records, |r| output::suggestion_lines(r))?;
         }
         SuggestionsCommand::Accept { id } => {
             let (suggestion, memory) = manager.accept(&id).await?;
@@ -321,11 +322,11 @@ async fn suggestions<S: Store>(
                     suggestion.suggestion.suggestion_id,
                     output::memory_block(&memory)
                 )
-            });
+            })?;
         }
         SuggestionsCommand::Reject { id } => {
             let record = manager.reject(&id).await?;
-            emit(format, &record, |r| output::suggestion_lines(std::slice::from_ref(r)));
+            emit(format, &record, |r| output::suggestion_lines(std::slice::from_ref(r)))?;
         }
     }
     Ok(())
@@ -341,7 +342,7 @@ fn print_config(format: Format, config: &Config) -> Result<()> {
         format!(
             "# effective configuration (secrets masked)\n# API key: read from ${key_env} ({key_state})\n{toml}"
         )
-    });
+    })?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@
 use crate::detect::{Detector, ExtraPattern};
 use crate::domain::{Kind, KindPolicy, Rules, Scope};
 use crate::error::Error;
-use crate::text::mask_url_password;
+use crate::text::mask_url_secrets;
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use serde::{Deserialize, Serialize};
@@ -209,7 +209,7 @@ impl std::fmt::Debug for DatabaseUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DatabaseUrl::Sqlite(p) => write!(f, "Sqlite({p:?})"),
-            DatabaseUrl::Postgres(url) => write!(f, "Postgres({})", mask_url_password(url)),
+            DatabaseUrl::Postgres(url) => write!(f, "Postgres({})", mask_url_secrets(url)),
         }
     }
 }
@@ -227,7 +227,7 @@ impl DatabaseUrl {
         }
         Err(format!(
             "'{}' is not a supported database URL; use sqlite://PATH or postgres://…",
-            mask_url_password(url)
+            mask_url_secrets(url)
         ))
     }
 }
@@ -313,6 +313,9 @@ impl Config {
             Some(path) => Some(path),
             None => Some(PathBuf::from(SYSTEM_CONFIG)).filter(|p| p.is_file()),
         };
+        if let Some(path) = &file {
+            check_readable(path)?;
+        }
         let figment = layered(file.as_deref());
         let raw: RawConfig = figment.extract().map_err(describe_figment_error)?;
         raw.validate(&figment)
@@ -339,8 +342,23 @@ impl Config {
     /// The effective configuration as TOML with secrets masked, for `dreamd config`.
     pub fn to_masked(&self) -> RawConfig {
         let mut raw = self.raw.clone();
-        raw.database.url = mask_url_password(&raw.database.url);
+        raw.database.url = mask_url_secrets(&raw.database.url);
+        raw.llm.base_url = mask_url_secrets(&raw.llm.base_url);
         raw
+    }
+}
+
+/// Reads the file once before figment does: figment reports a file it cannot
+/// read without its name and as a bad value (exit 2), while a file that cannot
+/// be read is an I/O failure (exit 1, spec §10.2) and one that is not UTF-8
+/// text is bad input (exit 2), both named.
+fn check_readable(path: &Path) -> Result<(), Error> {
+    match std::fs::read_to_string(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(Error::Config(format!("config file {} is not UTF-8 text", path.display())))
+        }
+        Err(e) => Err(Error::io(format!("reading config file {}", path.display()))(e)),
     }
 }
 
@@ -463,12 +481,7 @@ impl RawConfig {
             Scope::check_name(domain).map_err(|e| bad("policy.domains", e))?;
         }
         let kinds = self.kind_policies(&bad)?;
-        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log.level) {
-            return Err(bad(
-                "log.level",
-                format!("'{}' is not a tracing filter: {e}", self.log.level),
-            ));
-        }
+        check_log_level(&self.log.level).map_err(|e| bad("log.level", e))?;
         if !self.metrics.listen.is_empty()
             && self.metrics.listen.parse::<std::net::SocketAddr>().is_err()
         {
@@ -619,6 +632,29 @@ impl RawConfig {
     }
 }
 
+/// Checks `log.level`: a level (`off`, `error`, `warn`, `info`, `debug`,
+/// `trace`), or comma-separated directives that each end in `=level`
+/// (`info,dreamd::run=debug`). The tracing filter alone is not enough: it
+/// reads a word it does not know (`warning`) as a target to log at every
+/// level, which silently switches off every other log line.
+fn check_log_level(level: &str) -> std::result::Result<(), String> {
+    let directives: Vec<&str> = level.split(',').map(str::trim).filter(|d| !d.is_empty()).collect();
+    if directives.is_empty() {
+        return Err("is empty: use a level such as \"info\"".into());
+    }
+    for directive in directives {
+        let named = directive.rsplit_once('=').map_or(directive, |(_, level)| level);
+        if named.is_empty() || named.parse::<tracing_subscriber::filter::LevelFilter>().is_err() {
+            return Err(format!(
+                "'{directive}' is neither a level (off, error, warn, info, debug, trace) nor a directive ending in one (e.g. dreamd=debug)"
+            ));
+        }
+    }
+    tracing_subscriber::EnvFilter::try_new(level)
+        .map(|_| ())
+        .map_err(|e| format!("'{level}' is not a tracing filter: {e}"))
+}
+
 /// Checks a cron expression the way the scheduler will read it.
 pub fn check_cron(cron: &str) -> std::result::Result<(), String> {
     tokio_cron_scheduler::Job::new_async(cron, |_, _| Box::pin(async {}))
@@ -716,6 +752,19 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(err.contains("llm.temperature"), "{err}");
+        }
+    }
+
+    #[test]
+    fn log_level_is_a_level_or_directives_that_end_in_one() {
+        for good in ["info", "WARN", "off", "info,dreamd::run=debug", "dreamd=trace,sqlx=warn"] {
+            let config = Config::from_toml(&format!("[log]\nlevel = \"{good}\"\n"));
+            assert!(config.is_ok(), "{good}: {:?}", config.err());
+        }
+        for bad in ["warning", "verbose!!", "", "dreamd", "info,dreamd=", "dreamd=loud"] {
+            let err =
+                Config::from_toml(&format!("[log]\nlevel = \"{bad}\"\n")).unwrap_err().to_string();
+            assert!(err.contains("log.level"), "{bad}: {err}");
         }
     }
 

@@ -13,6 +13,27 @@ pub const MAX_QUOTE_CHARS: usize = 2000;
 /// The shortest quote that counts as evidence, in characters after normalisation (spec §5).
 pub const MIN_QUOTE_CHARS: usize = 4;
 
+/// The longest user, conversation or message id, in characters.
+pub const MAX_ID_CHARS: usize = 256;
+
+/// Checks a user, conversation or message id the same way wherever one comes
+/// in (ingest, the command line, the tools), so that no entry point stores an
+/// id another refuses: not blank, at most [`MAX_ID_CHARS`] characters, and no
+/// control characters (a newline would split a line of output or log in two).
+/// `what` names the id in the reason.
+pub fn check_id(id: &str, what: &str) -> Result<(), String> {
+    if id.trim().is_empty() {
+        return Err(format!("{what} must not be empty"));
+    }
+    if id.chars().count() > MAX_ID_CHARS {
+        return Err(format!("{what} is longer than {MAX_ID_CHARS} characters"));
+    }
+    if id.chars().any(char::is_control) {
+        return Err(format!("{what} must not contain control characters such as a newline"));
+    }
+    Ok(())
+}
+
 /// Every time dreamd stores, truncated to milliseconds so SQLite and
 /// PostgreSQL hold and return the same instant.
 pub type Time = DateTime<Utc>;
@@ -621,6 +642,23 @@ mod tests {
             &format!("project:{}", "x".repeat(65)),
         ] {
             assert!(bad.parse::<Scope>().is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn ids_are_not_blank_not_too_long_and_on_one_line() {
+        for ok in ["jay", "用户-1", " jay", &"x".repeat(MAX_ID_CHARS)] {
+            assert_eq!(check_id(ok, "user_id"), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("", "must not be empty"),
+            ("  ", "must not be empty"),
+            (&"x".repeat(MAX_ID_CHARS + 1), "longer than 256"),
+            ("jay\nemma", "control characters"),
+            ("jay\u{0}", "control characters"),
+        ] {
+            let err = check_id(bad, "user_id").unwrap_err();
+            assert!(err.starts_with("user_id ") && err.contains(why), "{bad:?}: {err}");
         }
     }
 

@@ -19,8 +19,6 @@ use std::io::BufRead;
 /// The largest message content accepted, in bytes. Longer texts are pasted
 /// documents rather than conversation; the agent should store a summary.
 pub const MAX_CONTENT_BYTES: usize = 256 * 1024;
-/// The longest user, conversation or message id accepted, in characters.
-pub const MAX_ID_CHARS: usize = 256;
 /// Messages per batch handed to the store.
 const BATCH_SIZE: usize = 5_000;
 /// Content kept in memory before the validated messages go to a temporary file.
@@ -296,6 +294,9 @@ pub fn parse_line(text: &str, line: usize) -> std::result::Result<NewMessage, St
 
 /// Turns a parse failure into a reason that names the field when it can.
 fn describe_json_error(text: &str, error: &serde_json::Error) -> String {
+    if let Some(field) = duplicate_field(error) {
+        return format!("field '{field}' appears more than once");
+    }
     let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(text)
     else {
         return if error.is_data() {
@@ -313,17 +314,21 @@ fn describe_json_error(text: &str, error: &serde_json::Error) -> String {
     }
 }
 
+/// The field a line holds twice. serde_json says which only in its message
+/// (serde's "duplicate field `name`"), and the name is one of [`RawLine`]'s,
+/// never input text.
+fn duplicate_field(error: &serde_json::Error) -> Option<String> {
+    let message = error.to_string();
+    let rest = message.strip_prefix("duplicate field `")?;
+    Some(rest[..rest.find('`')?].to_owned())
+}
+
 fn required(value: Option<String>, field: &str) -> std::result::Result<String, String> {
     value.ok_or_else(|| format!("missing required field '{field}'"))
 }
 
 fn check_id(value: String, field: &str) -> std::result::Result<String, String> {
-    if value.trim().is_empty() {
-        return Err(format!("field '{field}' must not be empty"));
-    }
-    if value.chars().count() > MAX_ID_CHARS {
-        return Err(format!("field '{field}' is longer than {MAX_ID_CHARS} characters"));
-    }
+    crate::domain::check_id(&value, &format!("field '{field}'"))?;
     Ok(value)
 }
 
@@ -448,6 +453,10 @@ mod tests {
             (
                 r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","message_id":""}"#,
                 "field 'message_id' must not be empty",
+            ),
+            (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","content":"y","created_at":"2026-11-20T09:00:00Z"}"#,
+                "field 'content' appears more than once",
             ),
             (r#"{"user_id":"u""#, "not valid JSON"),
             (r#"["u"]"#, "not a JSON object"),

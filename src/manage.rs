@@ -9,7 +9,8 @@ use crate::detect::Detector;
 use crate::domain::Write;
 use crate::domain::{
     Actor, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin, Scope, Slip,
-    Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone, new_id,
+    Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone,
+    check_id, new_id,
 };
 use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
@@ -33,6 +34,23 @@ pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
         | guard::Refusal::ControlCharacter
         | guard::Refusal::TooLong { .. } => Error::Invalid(r.to_string()),
     })
+}
+
+/// The ids a person or an agent names, checked as ingest checks its lines
+/// ([`check_id`]), so no entry point stores or looks up an id ingest refuses.
+pub fn check_ids(
+    user_id: &str,
+    conversation_id: Option<&str>,
+    message_id: Option<&str>,
+) -> Result<()> {
+    check_id(user_id, "user id").map_err(Error::Invalid)?;
+    if let Some(conversation_id) = conversation_id {
+        check_id(conversation_id, "conversation id").map_err(Error::Invalid)?;
+    }
+    if let Some(message_id) = message_id {
+        check_id(message_id, "message id").map_err(Error::Invalid)?;
+    }
+    Ok(())
 }
 
 /// A person's request to remember something (`memories set`).
@@ -332,6 +350,7 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// A user's memories: active ones, or with `all` every status, tombstones included.
     pub async fn list(&self, user_id: &str, all: bool) -> Result<Vec<MemoryRecord>> {
+        check_ids(user_id, None, None)?;
         let memories = self
             .store
             .memories(user_id)
@@ -384,11 +403,21 @@ impl<'a, S: Store> Manager<'a, S> {
         query: Option<&str>,
         conversation_id: &str,
     ) -> Result<(String, Vec<MemoryRecord>)> {
+        self.check_load_target(user_id, conversation_id).await?;
         let records = self.recall(user_id, scopes, limit, query).await?;
         let load = self.load_of(user_id, conversation_id, &records);
         let load_id = load.load_id.clone();
         self.store.apply(vec![Write::InsertLoad(load)]).await?;
         Ok((load_id, records))
+    }
+
+    /// A load may go into the user's own conversation, or one not ingested
+    /// yet (an agent recalls before it answers the first message), never into
+    /// another user's: that would show them memories used in an answer they
+    /// never got.
+    pub async fn check_load_target(&self, user_id: &str, conversation_id: &str) -> Result<()> {
+        check_ids(user_id, Some(conversation_id), None)?;
+        self.conversation_of(user_id, conversation_id, None).await.map(drop)
     }
 
     /// The load of `records` into a conversation: which memories, at which versions, in order.
@@ -409,6 +438,7 @@ impl<'a, S: Store> Manager<'a, S> {
     }
 
     pub async fn loads(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Load>> {
+        check_ids(user_id, conversation_id, None)?;
         self.store.loads(user_id, conversation_id).await
     }
 
@@ -419,6 +449,11 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// Stores an explicit memory; an equal active one of the same kind and scope is returned as is.
     pub async fn set(&self, request: NewExplicit) -> Result<MemoryRecord> {
+        let (conversation, message) = match &request.source {
+            Some((conversation, message)) => (Some(conversation.as_str()), message.as_deref()),
+            None => (None, None),
+        };
+        check_ids(&request.user_id, conversation, message)?;
         let content = check_text(&request.text, self.detector)?;
         if let Some(t) = request.expires_at.filter(|t| *t <= self.now) {
             return Err(Error::Invalid(format!(
@@ -449,20 +484,31 @@ impl<'a, S: Store> Manager<'a, S> {
         conversation: &str,
         message: Option<&str>,
     ) -> Result<()> {
-        let found =
-            self.store.conversation_owner(conversation, message.unwrap_or_default()).await?;
-        let why = match found {
+        let why = match self.conversation_of(user_id, conversation, message).await? {
             None => format!("conversation '{conversation}' not found"),
-            Some((owner, _)) if owner != user_id => {
-                format!("conversation '{conversation}' belongs to another user")
-            }
-            Some((_, false)) if message.is_some() => format!(
+            Some(false) if message.is_some() => format!(
                 "message '{}' not found in conversation '{conversation}'",
                 message.unwrap_or_default()
             ),
             Some(_) => return Ok(()),
         };
         Err(Error::Invalid(format!("--conversation/--message: {why}")))
+    }
+
+    /// Whether `conversation` exists (`None`: not ingested) and holds
+    /// `message`; refused when it is another user's.
+    async fn conversation_of(
+        &self,
+        user_id: &str,
+        conversation: &str,
+        message: Option<&str>,
+    ) -> Result<Option<bool>> {
+        match self.store.conversation_owner(conversation, message.unwrap_or_default()).await? {
+            Some((owner, _)) if owner != user_id => Err(Error::Invalid(format!(
+                "--conversation: conversation '{conversation}' belongs to another user"
+            ))),
+            found => Ok(found.map(|(_, holds_message)| holds_message)),
+        }
     }
 
     async fn equal_active(
@@ -525,6 +571,7 @@ impl<'a, S: Store> Manager<'a, S> {
         limit: usize,
         query: Option<&str>,
     ) -> Result<Vec<MemoryRecord>> {
+        check_ids(user_id, None, None)?;
         if limit == 0 {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
@@ -628,6 +675,7 @@ impl<'a, S: Store> Manager<'a, S> {
 
     /// A user's suggestions: pending ones, or with `all` every one.
     pub async fn suggestions(&self, user_id: &str, all: bool) -> Result<Vec<SuggestionRecord>> {
+        check_ids(user_id, None, None)?;
         let suggestions: Vec<Suggestion> = self
             .store
             .suggestions(user_id)
@@ -769,6 +817,7 @@ impl<'a, S: Store> Manager<'a, S> {
     }
 
     pub async fn slips(&self, user_id: &str, conversation_id: Option<&str>) -> Result<Vec<Slip>> {
+        check_ids(user_id, conversation_id, None)?;
         self.store.slips(user_id, conversation_id).await
     }
 }

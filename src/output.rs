@@ -3,18 +3,37 @@
 
 use crate::cli::Format;
 use crate::domain::{Event, Evidence, MemoryRecord, Slip, SuggestionRecord, Time};
+use crate::error::{Error, Result};
 use crate::ingest::IngestSummary;
 use crate::store::{Backlog, Counts, FailedRange, FailedUser, RunRecord};
 use serde::Serialize;
 use std::fmt::Write;
 
 /// Prints `value` as JSON, or the text `render` makes of it.
-pub fn emit<T: Serialize + ?Sized>(format: Format, value: &T, render: impl FnOnce(&T) -> String) {
-    match format {
+pub fn emit<T: Serialize + ?Sized>(
+    format: Format,
+    value: &T,
+    render: impl FnOnce(&T) -> String,
+) -> Result<()> {
+    let text = match format {
         Format::Json => {
-            println!("{}", serde_json::to_string_pretty(value).expect("records serialise to JSON"))
+            let json = serde_json::to_string_pretty(value).expect("records serialise to JSON");
+            json + "\n"
         }
-        Format::Text => print!("{}", render(value)),
+        Format::Text => render(value),
+    };
+    write_stdout(text.as_bytes())
+}
+
+/// Writes a command's output. A reader that closed the pipe early (`| head -1`)
+/// is no failure: the command's work is done and nobody is left to read, so
+/// the output stops quietly, as `ls` and `git` do; any other write error is one.
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        written => written.map_err(Error::io("writing to standard output")),
     }
 }
 

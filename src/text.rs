@@ -102,8 +102,27 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     })
 }
 
-/// `postgres://user:secret@host/db` → `postgres://user:****@host/db`.
-pub fn mask_url_password(url: &str) -> String {
+/// A URL fit to print: `postgres://user:secret@host/db?sslpassword=x` →
+/// `postgres://user:****@host/db?sslpassword=****`. The password of the user
+/// info and the value of every query parameter whose name looks like a secret
+/// ([`is_secret_name`]) are masked; the rest stays, to say where it points.
+pub fn mask_url_secrets(url: &str) -> String {
+    let (address, fragment) = url.split_once('#').map_or((url, None), |(a, f)| (a, Some(f)));
+    let (base, query) = address.split_once('?').map_or((address, None), |(b, q)| (b, Some(q)));
+    let mut masked = mask_user_password(base);
+    if let Some(query) = query {
+        masked.push('?');
+        masked.push_str(&mask_query_secrets(query));
+    }
+    if let Some(fragment) = fragment {
+        masked.push('#');
+        masked.push_str(fragment);
+    }
+    masked
+}
+
+/// `scheme://user:secret@host/path` → `scheme://user:****@host/path` (no query).
+fn mask_user_password(url: &str) -> String {
     let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
         return url.to_owned();
     };
@@ -116,6 +135,28 @@ pub fn mask_url_password(url: &str) -> String {
         Some(colon) => format!("{}{}:****{}", &url[..scheme_end], &rest[..colon], &rest[at..]),
         None => url.to_owned(),
     }
+}
+
+/// `a=1&api_key=x` → `a=1&api_key=****`.
+fn mask_query_secrets(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if is_secret_name(name) => format!("{name}=****"),
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Whether a query parameter's name says its value is a secret: keys, tokens,
+/// passwords, signatures, credentials (`key`, `api-key`, `access_token`,
+/// `sslpassword`, `X-Amz-Signature`, `auth`).
+fn is_secret_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["key", "token", "secret", "pass", "pwd", "auth", "sig", "credential"]
+        .iter()
+        .any(|word| name.contains(word))
 }
 
 // The two patterns below are constants, compiled by this module's unit tests.
@@ -199,11 +240,33 @@ mod tests {
     #[test]
     fn masks_only_the_password() {
         assert_eq!(
-            mask_url_password("postgres://dreamd:s3cret@db:5432/dreamd"),
+            mask_url_secrets("postgres://dreamd:s3cret@db:5432/dreamd"),
             "postgres://dreamd:****@db:5432/dreamd"
         );
-        assert_eq!(mask_url_password("postgres://dreamd@db/dreamd"), "postgres://dreamd@db/dreamd");
-        assert_eq!(mask_url_password("sqlite://dreamd.db"), "sqlite://dreamd.db");
+        assert_eq!(mask_url_secrets("postgres://dreamd@db/dreamd"), "postgres://dreamd@db/dreamd");
+        assert_eq!(mask_url_secrets("sqlite://dreamd.db"), "sqlite://dreamd.db");
+    }
+
+    #[test]
+    fn masks_secret_query_parameters_and_keeps_the_rest() {
+        for (url, masked) in [
+            (
+                "https://user:basicpw@api.example.com/v1?key=querysecret",
+                "https://user:****@api.example.com/v1?key=****",
+            ),
+            (
+                "https://h/v1?api-version=2024&API_KEY=x&access_token=y#top",
+                "https://h/v1?api-version=2024&API_KEY=****&access_token=****#top",
+            ),
+            (
+                "postgres://db/dreamd?sslmode=require&sslpassword=x",
+                "postgres://db/dreamd?sslmode=require&sslpassword=****",
+            ),
+            ("https://h:pw@host?sig=abc", "https://h:****@host?sig=****"),
+            ("http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"),
+        ] {
+            assert_eq!(mask_url_secrets(url), masked);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::store::recall_cache::RecallCache;
-use crate::text::mask_url_password;
+use crate::text::mask_url_secrets;
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use std::sync::Arc;
@@ -29,7 +29,7 @@ impl PgStore {
             .acquire_timeout(Duration::from_secs(5))
             .connect(url)
             .await
-            .map_err(Error::db(format!("connecting to {}", mask_url_password(url))))?;
+            .map_err(Error::db(format!("connecting to {}", mask_url_secrets(url))))?;
         dialect::MIGRATOR.run(&pool).await?;
         Ok(PgStore { writer: pool.clone(), pool, recall_cache: None })
     }

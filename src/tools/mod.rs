@@ -388,6 +388,9 @@ impl<S: Store> Tools<S> {
         let limit = a.limit.unwrap_or(crate::manage::DEFAULT_RECALL_LIMIT);
         let query = a.query.as_deref();
         let m = self.manager();
+        if let Some(conversation) = &a.conversation_id {
+            m.check_load_target(&a.user_id, conversation).await?;
+        }
         let memories = m.recall(&a.user_id, &scopes, limit, query).await?;
         let Some(conversation) = &a.conversation_id else {
             return Ok(Recalled { load_id: None, memories });

@@ -161,6 +161,91 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    let d = Dreamd::sqlite();
+    d.json(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "presentation",
+        "--scope",
+        "global",
+        "结果先行",
+    ]);
+    let commands: [&[&str]; 4] = [
+        &["--format", "json", "memories", "list", "--user", "jay"],
+        &["memories", "list", "--user", "jay"],
+        &["recall", "--user", "jay"],
+        &["config"],
+    ];
+    for args in commands {
+        let run = d.run_with_closed_stdout(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+    }
+}
+
+#[test]
+fn ids_are_checked_as_ingest_checks_them_everywhere() {
+    let d = Dreamd::sqlite();
+    let long = "u".repeat(5000);
+    let set = |user: &str| -> Vec<String> {
+        ["memories", "set", "--user", user, "--kind", "background", "--scope", "global", "x"]
+            .map(String::from)
+            .to_vec()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (set(""), "user id must not be empty"),
+        (set(&long), "user id is longer than 256 characters"),
+        (set("jay\nemma"), "user id must not contain control characters"),
+        (vec!["recall".into(), "--user".into(), " ".into()], "user id must not be empty"),
+        (vec!["memories".into(), "list".into(), "--user".into(), long.clone()], "longer than 256"),
+        (
+            vec!["suggestions".into(), "list".into(), "--user".into(), "".into()],
+            "must not be empty",
+        ),
+        (vec!["users".into(), "purge".into(), "a\tb".into()], "control characters"),
+        (
+            ["loads", "list", "--user", "jay", "--conversation", ""].map(String::from).to_vec(),
+            "conversation id must not be empty",
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = d.run(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: stdout {}", run.stdout);
+    }
+    let ingest = d.run_with_stdin(
+        &["ingest", "-"],
+        &line("jay\nemma", "c", "m", "user", "hi", "2026-11-20T09:00:00Z"),
+    );
+    assert_eq!(ingest.code, 2, "{}", ingest.stderr);
+    assert!(
+        ingest.stderr.contains("field 'user_id' must not contain control"),
+        "{}",
+        ingest.stderr
+    );
+}
+
+#[test]
+fn recall_records_no_load_in_another_users_conversation() {
+    let d = Dreamd::sqlite();
+    d.json(&["ingest", examples().to_str().unwrap()]);
+    let run = d.run(&["recall", "--user", "jay", "--conversation", "emma-1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("conversation 'emma-1' belongs to another user"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert_eq!(d.json(&["loads", "list", "--user", "jay"]), serde_json::json!([]));
+    for own_or_new in ["jay-dept", "not-ingested-yet"] {
+        let loaded = d.json(&["recall", "--user", "jay", "--conversation", own_or_new]);
+        assert!(loaded["load_id"].is_string(), "{own_or_new}: {loaded}");
+    }
+}
+
+#[test]
 fn a_bad_file_names_every_bad_line_and_writes_nothing() {
     let d = Dreamd::sqlite();
     let input = [

@@ -7,9 +7,11 @@ fn config_prints_the_effective_values_with_secrets_masked() {
     let d = Dreamd::sqlite()
         .env("DREAMD_DATABASE__URL", "postgres://dreamd:s3cret@db.internal/dreamd")
         .env("DREAMD_LLM__MODEL", "qwen2.5-7b-instruct")
+        .env("DREAMD_LLM__BASE_URL", "https://user:basicpw@api.example.com/v1?key=querysecret")
         .env("OPENAI_API_KEY", "sk-should-never-print-1234567890");
     let json = d.run(&["config", "--format", "json"]).json();
     assert_eq!(json["database"]["url"], "postgres://dreamd:****@db.internal/dreamd");
+    assert_eq!(json["llm"]["base_url"], "https://user:****@api.example.com/v1?key=****");
     assert_eq!(json["llm"]["model"], "qwen2.5-7b-instruct");
     assert_eq!(json["selection"]["idle_hours"], 6);
     assert_eq!(json["policy"]["kinds"]["presentation"]["min_evidence"], 2);
@@ -18,7 +20,9 @@ fn config_prints_the_effective_values_with_secrets_masked() {
     assert!(text.stdout.contains("API key: read from $OPENAI_API_KEY (set)"), "{}", text.stdout);
     assert!(text.stdout.contains("[policy.kinds.recent_focus]"));
     for out in [&text.stdout, &text.stderr] {
-        assert!(!out.contains("s3cret") && !out.contains("sk-should-never-print"));
+        for secret in ["s3cret", "sk-should-never-print", "basicpw", "querysecret"] {
+            assert!(!out.contains(secret), "{secret} printed: {out}");
+        }
     }
 }
 
@@ -77,11 +81,34 @@ fn unknown_keys_and_bad_values_name_the_key_and_the_source() {
         );
     }
 
+    let d = Dreamd::sqlite().env("DREAMD_LOG__LEVEL", "warning");
+    let err = config_error(&d, &["config", "--check"]);
+    assert!(
+        err.contains("log.level: 'warning' is neither a level")
+            && err.contains("DREAMD_LOG__LEVEL"),
+        "{err}"
+    );
+
     let d = Dreamd::sqlite().env("DREAMD_LLM__PROVIDER", "anthropic");
     assert!(config_error(&d, &["config"]).contains("DREAMD_LLM__PROVIDER"));
 
     let err = config_error(&Dreamd::sqlite(), &["--config", "missing.toml", "config"]);
     assert!(err.contains("missing.toml does not exist"), "{err}");
+}
+
+#[test]
+fn a_config_file_that_cannot_be_read_is_named_and_exits_1() {
+    // The tests may run as root, whom no file mode stops: the kernel's own
+    // /proc/self/mem is a regular file whose first byte cannot be read.
+    let run = Dreamd::sqlite().run(&["--config", "/proc/self/mem", "config"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("reading config file /proc/self/mem: "), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+
+    let d = Dreamd::sqlite();
+    std::fs::write(d.path("latin1.toml"), b"[llm]\nmodel = \"caf\xe9\"\n").unwrap();
+    let err = config_error(&d, &["--config", "latin1.toml", "config"]);
+    assert!(err.contains("config file latin1.toml is not UTF-8 text"), "{err}");
 }
 
 #[test]

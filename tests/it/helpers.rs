@@ -325,6 +325,20 @@ impl Dreamd {
         self.run(&all).json()
     }
 
+    /// Runs with its stdout closed before it writes, as `dreamd … | head -1`
+    /// leaves it once `head` has its line; `stdout` is always empty.
+    pub fn run_with_closed_stdout(&self, args: &[&str]) -> Run {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        finish(child.wait_with_output().unwrap())
+    }
+
     pub fn run_with_stdin(&self, args: &[&str], input: &str) -> Run {
         use std::io::Write;
         let mut child = self

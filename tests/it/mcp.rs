@@ -44,14 +44,10 @@ fn refused(result: CallToolResult) -> String {
 }
 
 async fn agent_session(d: Dreamd) {
-    d.ingest(&[line(
-        "jay",
-        "c1",
-        "m1",
-        "user",
-        "记住：读标准时按流程卡整理",
-        "2026-11-28T00:00:00Z",
-    )]);
+    d.ingest(&[
+        line("jay", "c1", "m1", "user", "记住：读标准时按流程卡整理", "2026-11-28T00:00:00Z"),
+        line("emma", "e1", "m1", "user", "你好", "2026-11-28T00:00:00Z"),
+    ]);
     let d = d.env("DREAMD_MCP__USERS", r#"["jay"]"#);
     let client = connect(&d).await;
     let tools: Vec<String> =
@@ -118,6 +114,9 @@ async fn agent_session(d: Dreamd) {
 
     let secret = refused(call(&client, "remember", json!({"user_id": "jay", "kind": "background", "scope": "global", "text": "我的密码是 Abc@12345"})).await);
     assert!(secret.contains("password") && !secret.contains("Abc@12345"), "{secret}");
+    let into_emmas =
+        refused(call(&client, "recall", json!({"user_id": "jay", "conversation_id": "e1"})).await);
+    assert!(into_emmas.contains("conversation 'e1' belongs to another user"), "{into_emmas}");
     let outsider = refused(call(&client, "recall", json!({"user_id": "emma"})).await);
     assert!(outsider.contains("mcp.users"), "{outsider}");
     let foreign = refused(
