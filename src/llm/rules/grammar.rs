@@ -455,8 +455,14 @@ pub fn is_presentation(sentence: &str, next_is_marker: bool) -> bool {
 /// Whether a clean part of a one-off sentence still states something
 /// lasting ("这次先按依据写，平时还是结果在前", "just this once the raw counts;
 /// normally the summary"): it needs a marker that holds against the one-off.
+/// "还是" and "again" do not: in "这次先用表格，还是按批号排" they mean "or rather".
 pub fn outlasts_one_off(part: &str) -> bool {
-    has_strong_marker(part) || QUERY_DEFAULT_MARK.is_match(part)
+    static HABIT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"平时|以后|今后|往后|每次|一直|一律|老规矩|照旧|(?i:\bfrom\s+now\s+on\b|\balways\b|\bevery\s+time\b|\b(?:usually|normally|generally)\b)",
+        )
+    });
+    HABIT.is_match(part) || QUERY_DEFAULT_MARK.is_match(part)
 }
 
 /// Markers that hold against a request at hand ("这份月报也是…", "same for this report").
@@ -618,7 +624,7 @@ static BACKGROUND_ZH: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         "我(?:是|算是)[^，。；,]{{0,14}}{role}|我(?:是|算是)[^，。；,]{{0,24}}(?i:{role_en})\\b|\
          ^我?(?:已经)?(?:干|做|搞|从事)了?[^，。；,]{{1,12}}?{years}|我(?:常驻|驻在?)[^，。；,]{{2,16}}|\
-         ^(?:现在|目前)在[^，。；,]{{1,14}}{unit}$|从[^，。；,]{{1,14}}(?:调|转)过来|\
+         ^(?:现在|目前)在[^，。；,]{{1,14}}{unit}$|从[^，。；,]{{1,14}}(?:调|转)过来了?$|\
          我们{unit}(?:就|一共|总共|只有)?[一二三两四五六七八九十几\\d]+个?人|我(?:带队|带团队|带着[^，。；,]{{1,8}}(?:组|团队|人|员))|^我?是(?:做|搞|管|负责)[^，。；,]{{1,16}}的|我是[^，。；,做]{{1,14}}{unit}的|\
          我(?:现在|目前)?在[^，。；,想看]{{1,14}}{unit}|我(?:主要)?负责[^，。；,？?]{{2,30}}|是我(?:在)?负责的|\
          (?:转到|调到|调去|转去|加入了?)[^，。；,]{{1,14}}(?:{unit}|做)|我们(?:组|团队|部门|实验室|科室|车间)(?:是做|负责|主要做)|\
@@ -646,7 +652,10 @@ static BACKGROUND_EN: LazyLock<Regex> = LazyLock::new(|| {
         r"\bas\s+the\s+(?:person|one)\s+who\b".to_owned(),
         r"\bby\s+training\b".to_owned(),
         r"\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|transferred|switched)\s+(?:over\s+)?(?:from\s+[^,.]{1,40}?\s+)?to\b".to_owned(),
-        format!(r"\bI(?:'m|\s+am)\s+(?:now\s+)?in\s+(?:{})\b", words(FUNCTIONS_EN)),
+        format!(
+            r"\bI(?:'m|\s+am)\s+(?:now\s+)?in\s+(?:{})(?:\s+(?:affairs|assurance|control|team|department))?(?:$|\s*,|\s+(?:at|for|on|and|since|mostly|mainly)\b)",
+            words(FUNCTIONS_EN)
+        ),
         format!(r"\bI(?:'m|\s+am)\s+(?:a\s+|an\s+|the\s+)?{}", words(ROLE_NOUNS_ZH)),
         r"(?:^|\bI(?:'ve|\s+have)\s+)(?:been|years\s+of)\s+(?:doing|working\s+(?:in|on|as))\b[^,.]{2,40}?\bfor\s+(?:\d+|a\s+few|many|several|over\s+\w+|\w+)\s+years\b".to_owned(),
         r"\b(?:we're|we\s+are)\s+a\s+(?:team|lab|group)\s+of\s+\w+\b".to_owned(),
@@ -774,7 +783,7 @@ static FOCUS_ZH: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FOCUS_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:I(?:'m|\s+am)|im|we(?:'re|\s+are))\s+(?:currently\s+|now\s+|still\s+|mostly\s+|mainly\s+|busy\s+)*([a-z]+ing)\b|\b(?:I(?:'m|\s+am)|im|we(?:'re|\s+are))\s+(?:still\s+)?(?:stuck\s+[a-z]+ing|knee-deep\s+in|buried\s+in|swamped\s+with|deep\s+in)\b|\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:now\s+|still\s+)?on\s+(?:round|phase|stage|step|iteration)\s+\w+\s+of\b|\bon\s+my\s+plate\b|^(?:mostly\s+|mainly\s+|still\s+|currently\s+|now\s+)*(?:working\s+on\s+\w+|(?:prepping\s+for|preparing\s+for|chasing|trialling|validating|developing|reformulating|troubleshooting|investigating|screening|scaling\s+up|setting\s+up|wrapping\s+up)\s+(?:the|a|an|our|my)\b)|\bI(?:'m|\s+am)\s+(?:mainly\s+|mostly\s+)?(?:focused|busy|involved|tied\s+up)\s+(?:on|with|in)\b|\bI(?:'ve|\s+have)\s+been\s+(?:busy\s+with\b|([a-z]+ing)\b)|\b(?:these\s+days|lately|at\s+the\s+moment|right\s+now|currently|this\s+quarter|these\s+weeks)\b[^.]{0,30}?\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\b|^(?:currently\s+|now\s+|mostly\s+|mainly\s+)?(?:working\s+on|[a-z]+ing)\b[^.]{3,}\b(?:at\s+the\s+moment|right\s+now|these\s+days|this\s+(?:quarter|week|month))\b|^currently\s+[a-z]+ing\b|\bmy\s+(?:main\s+)?(?:task|project|focus|priority)\s+(?:right\s+now\s+|at\s+the\s+moment\s+|these\s+days\s+|currently\s+|now\s+)?is\b|\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\s+the\s+[\w\-\s]+?(?:trials?|project|study|problem|issue|launch|prep|preparation|audit|review|recertification|validation|rollout|migration|transfer|screening|investigation)\b|\bmost\s+of\s+my\s+time\b",
+        r"(?i)\b(?:I(?:'m|\s+am)|im|we(?:'re|\s+are))\s+(?:currently\s+|now\s+|still\s+|mostly\s+|mainly\s+|busy\s+)*([a-z]+ing)\b|\b(?:I(?:'m|\s+am)|im|we(?:'re|\s+are))\s+(?:still\s+)?(?:stuck\s+[a-z]+ing|knee-deep\s+in|buried\s+in|swamped\s+with|deep\s+in)\b|\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:now\s+|still\s+)?on\s+(?:round|phase|stage|step|iteration)\s+\w+\s+of\s+[\w\-\s]{0,30}?(?:ing|tests?|trials?|runs?|audits?|reviews?|transfer|validation|rollout|migration)\b|\bon\s+my\s+plate\b|^(?:working\s+on\s+\w+|(?:prepping|preparing)\s+for\s+(?:the|a|an|our|my)\b)|^(?:(?:mostly|mainly|still|currently|now)\s+)+(?:chasing|trialling|validating|developing|reformulating|troubleshooting|investigating|screening|scaling\s+up|setting\s+up|wrapping\s+up)\s+(?:the|a|an|our|my)\b|\bI(?:'m|\s+am)\s+(?:mainly\s+|mostly\s+)?(?:focused|busy|involved|tied\s+up)\s+(?:on|with|in)\b|\bI(?:'ve|\s+have)\s+been\s+(?:busy\s+with\b|([a-z]+ing)\b)|\b(?:these\s+days|lately|at\s+the\s+moment|right\s+now|currently|this\s+quarter|these\s+weeks)\b[^.]{0,30}?\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\b|^(?:currently\s+|now\s+|mostly\s+|mainly\s+)?(?:working\s+on|[a-z]+ing)\b[^.]{3,}\b(?:at\s+the\s+moment|right\s+now|these\s+days|this\s+(?:quarter|week|month))\b|^currently\s+[a-z]+ing\b|\bmy\s+(?:main\s+)?(?:task|project|focus|priority)\s+(?:right\s+now\s+|at\s+the\s+moment\s+|these\s+days\s+|currently\s+|now\s+)?is\b|\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\s+the\s+[\w\-\s]+?(?:trials?|project|study|problem|issue|launch|prep|preparation|audit|review|recertification|validation|rollout|migration|transfer|screening|investigation)\b|\bmost\s+of\s+my\s+time\b",
     )
 });
 /// "-ing" words after "I'm" that are no work in progress.
@@ -960,6 +969,7 @@ mod tests {
         assert!(outlasts_one_off("平时还是结论在前"));
         assert!(outlasts_one_off("默认查本厂"));
         assert!(!outlasts_one_off("先按依据在前写吧"));
+        assert!(!outlasts_one_off("还是按批号排"));
     }
 
     #[test]
@@ -989,6 +999,8 @@ mod tests {
                 "That's how I work with suppliers",
                 "Been waiting for the results for two days",
                 "我们实验室的人都休假了",
+                "从上海调过来的那批奶粉",
+                "I'm in quality hell with this batch",
                 "I'm the admin and I approve releases",
                 "如果我是品控经理",
                 "My colleague has been doing audits for ten years",
@@ -1026,6 +1038,8 @@ mod tests {
                 "Preparing is half the work",
                 "We're on the same page",
                 "prepping for lunch",
+                "we're on round two of coffee",
+                "chasing the supplier for the CoA",
                 "我们供应商那边在做新包材",
             ],
         );

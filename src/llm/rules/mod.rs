@@ -148,6 +148,9 @@ fn statement_in<'a>(
     if sentence.question && !grammar::is_request_question(text) {
         return None;
     }
+    if grammar::names_someone_else(text) {
+        return None;
+    }
     if let Some(at) = grammar::terminology_at(text) {
         let kind =
             if grammar::is_query_default(text) { Kind::QueryDefault } else { Kind::Terminology };
@@ -575,9 +578,12 @@ mod tests {
 
     #[test]
     fn what_follows_a_clause_about_someone_else_is_theirs() {
-        for text in
-            ["我师傅是做奶粉的，干了二十多年了", "My boss, been doing audits for 30 years, says no"]
-        {
+        for text in [
+            "我师傅是做奶粉的，干了二十多年了",
+            "My boss, been doing audits for 30 years, says no",
+            "他们管那台均质机叫'老黄'",
+            "He always wants the verdict first in reports",
+        ] {
             assert_eq!(extract_from(&[(text, Role::User)]), [], "{text}");
         }
         assert_eq!(

@@ -52,14 +52,21 @@ pub fn sentences(content: &str) -> Vec<Sentence<'_>> {
     let mut start = 0;
     for end in SENTENCE_END.find_iter(content) {
         if let Some(span) = trimmed(content, start, end.start()) {
-            out.push(Sentence { span, question: end.as_str().contains(['？', '?']) });
+            let question = end.as_str().contains(['？', '?']) || asks(span.text);
+            out.push(Sentence { span, question });
         }
         start = end.end();
     }
     if let Some(span) = trimmed(content, start, content.len()) {
-        out.push(Sentence { span, question: false });
+        out.push(Sentence { span, question: asks(span.text) });
     }
     out
+}
+
+/// A Chinese sentence that ends in 吗 asks, though no question mark says so
+/// ("CCP是指关键控制点吗").
+fn asks(sentence: &str) -> bool {
+    sentence.ends_with('吗')
 }
 
 /// The clauses of a sentence, trimmed, with offsets into the message.
@@ -103,6 +110,9 @@ mod tests {
         assert_eq!(texts, ["以后先说结果", "这个对吗", "Keep it short", "Thanks"]);
         let questions: Vec<bool> = found.iter().map(|s| s.question).collect();
         assert_eq!(questions, [false, true, false, false]);
+        let asked: Vec<bool> =
+            sentences("这个是指总固形物吗。就按这个来").iter().map(|s| s.question).collect();
+        assert_eq!(asked, [true, false]);
         for s in &found {
             assert_eq!(&text[s.span.start..s.span.end()], s.span.text);
         }
