@@ -90,6 +90,10 @@ const LASTING_ZH: &[&str] = &[
     "每周",
     "每天",
     "每月",
+    "平时",
+    "少(?:夹|用|加|写|来|放|整)点?",
+    "别(?:老|总)",
+    "老是",
 ];
 const LASTING_EN: &[&str] = &[
     r"\bfrom\s+now\s+on\b",
@@ -136,6 +140,11 @@ const LASTING_EN: &[&str] = &[
     r"\b(?:weekly|daily|monthly)\b",
     r"\b(?:everything|anything)\s+(?:you|I)\b",
     r"\buntil\b",
+    r"\b(?:usually|normally|generally|in\s+general)\b",
+    r"\bif\s+(?:anything|any\s+\w+)\b",
+    r"\bskip\s+the\b",
+    r"\bno\s+more\b",
+    r"\bever\b",
 ];
 
 /// Words that tie a request to the answer at hand: this report, that one,
@@ -210,7 +219,7 @@ pub fn is_at_hand(sentence: &str) -> bool {
 pub fn is_marker_only(sentence: &str) -> bool {
     static ONLY: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"^(?:以后|每次|一直)?都?(?:这样|这么办|如此)(?:吧|哈)?$|^(?i:always|every\s+time|from\s+now\s+on|as\s+usual|as\s+always)$",
+            r"^(?:以后|每次|一直)?都?(?:这样|这么办|如此)(?:吧|哈)?$|^(?i:always|ever|never|every\s+time|from\s+now\s+on|as\s+usual|as\s+always)$",
         )
     });
     ONLY.is_match(sentence.trim())
@@ -318,6 +327,14 @@ const FORMAT_CUES_ZH: &[&str] = &[
     "p值",
     "显著性",
     "序号",
+    "总结",
+    "缩写",
+    "术语",
+    "通俗",
+    "复杂",
+    "基本概念",
+    "标(?:一下|明|清楚)",
+    "[一二三两四五\\d]段",
 ];
 const FORMAT_CUES_EN: &[&str] = &[
     r"\btables?\b",
@@ -390,6 +407,18 @@ const FORMAT_CUES_EN: &[&str] = &[
     r"\bjargon\b",
     r"\bplain\s+(?:language|English|words)\b",
     r"\bsummary\b",
+    r"\bheadings?\b",
+    r"\bsections?\b",
+    r"\bintros?\b",
+    r"\bpreambles?\b",
+    r"\bfluff\b",
+    r"\bpleasantries\b",
+    r"\bthe\s+basics\b",
+    r"\bgo\s+deep\b",
+    r"\bin\s+depth\b",
+    r"\bflag\b",
+    r"\bat\s+the\s+very\s+top\b",
+    r"\b(?:abbreviations|acronyms)\b",
     r"\b\w+/\w+/[\w\-]+",
 ];
 
@@ -417,14 +446,30 @@ pub fn is_presentation(sentence: &str, next_is_marker: bool) -> bool {
         return true;
     }
     let lasting = has_lasting_marker(sentence) || next_is_marker;
-    lasting && (has_strong_marker(sentence) || !is_at_hand(sentence))
+    lasting
+        && (has_strong_marker(sentence)
+            || super::until::names_an_end(sentence)
+            || !is_at_hand(sentence))
+}
+
+/// Whether a clean part of a one-off sentence still states something
+/// lasting ("这次先按依据写，平时还是结果在前", "just this once the raw counts;
+/// normally the summary"): it needs a marker that holds against the one-off.
+/// "还是" and "again" do not: in "这次先用表格，还是按批号排" they mean "or rather".
+pub fn outlasts_one_off(part: &str) -> bool {
+    static HABIT: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"平时|以后|今后|往后|每次|一直|一律|老规矩|照旧|(?i:\bfrom\s+now\s+on\b|\balways\b|\bevery\s+time\b|\b(?:usually|normally|generally)\b)",
+        )
+    });
+    HABIT.is_match(part) || QUERY_DEFAULT_MARK.is_match(part)
 }
 
 /// Markers that hold against a request at hand ("这份月报也是…", "same for this report").
 fn has_strong_marker(sentence: &str) -> bool {
     static STRONG: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"以后|今后|每次|一律|统一|一直|习惯|保持|记得|记着|老样子|老规矩|照旧|还是|也(?:是|按|用|整理|一样)|一样|又|说过了|为止|期间|(?i:\bfrom\s+now\s+on\b|\balways\b|\bevery\b|\bas\s+(?:usual|always|before)\b|\blike\s+(?:last\s+time|I\s+said)\b|\bsame\s+(?:as|for|goes)\b|\bagain\b|\bwhenever\b|\bany\s?more\b)",
+            r"以后|今后|每次|一律|统一|一直|习惯|保持|记得|记着|老样子|老规矩|照旧|还是|平时|也(?:是|按|用|整理|一样)|一样|又|说过了|为止|期间|(?i:\bfrom\s+now\s+on\b|\balways\b|\bevery\b|\bas\s+(?:usual|always|before)\b|\blike\s+(?:last\s+time|I\s+said)\b|\bsame\s+(?:as|for|goes)\b|\bagain\b|\bwhenever\b|\bany\s?more\b|\b(?:usually|normally|generally)\b)",
         )
     });
     STRONG.is_match(sentence)
@@ -489,6 +534,8 @@ const ROLE_NOUNS_ZH: &[&str] = &[
     "设计师",
     "配方师",
     "审核员",
+    "管培生",
+    "实习生",
 ];
 const UNITS_ZH: &[&str] = &[
     "部",
@@ -503,6 +550,8 @@ const UNITS_ZH: &[&str] = &[
     "科",
     "研究院",
     "小组",
+    "牧场",
+    "基地",
 ];
 const ROLE_NOUNS_EN: &[&str] = &[
     "engineer",
@@ -529,6 +578,10 @@ const ROLE_NOUNS_EN: &[&str] = &[
     "planner",
     "dietitian",
     "formulator",
+    "intern",
+    "trainee",
+    "leader",
+    "PM",
     "analysts",
     "engineers",
     "scientists",
@@ -545,12 +598,34 @@ const TEAMS_EN: &[&str] = &[
     "plant",
     "function",
 ];
+/// Functions of a company one works in ("I'm in regulatory affairs").
+const FUNCTIONS_EN: &[&str] = &[
+    "regulatory",
+    "quality",
+    "QA",
+    "QC",
+    "R&D",
+    "procurement",
+    "purchasing",
+    "production",
+    "operations",
+    "packaging",
+    "sensory",
+    "microbiology",
+    "food\\s+safety",
+    "supply\\s+chain",
+];
 
 static BACKGROUND_ZH: LazyLock<Regex> = LazyLock::new(|| {
     let role = words(ROLE_NOUNS_ZH);
     let unit = words(UNITS_ZH);
+    let role_en = words(ROLE_NOUNS_EN);
+    let years = "[一二三四五六七八九十两几\\d]+[几多来]?年";
     re(&format!(
-        "我(?:是|算是)[^，。；,]{{0,14}}{role}|^我?是(?:做|搞|管|负责)[^，。；,]{{1,16}}的|我是[^，。；,做]{{1,14}}{unit}的|\
+        "我(?:是|算是)[^，。；,]{{0,14}}{role}|我(?:是|算是)[^，。；,]{{0,24}}(?i:{role_en})\\b|\
+         ^我?(?:已经)?(?:干|做|搞|从事)了?[^，。；,]{{1,12}}?{years}|我(?:常驻|驻在?)[^，。；,]{{2,16}}|\
+         ^(?:现在|目前)在[^，。；,]{{1,14}}{unit}$|从[^，。；,]{{1,14}}(?:调|转)过来了?$|\
+         我们{unit}(?:就|一共|总共|只有)?[一二三两四五六七八九十几\\d]+个?人|我(?:带队|带团队|带着[^，。；,]{{1,8}}(?:组|团队|人|员))|^我?是(?:做|搞|管|负责)[^，。；,]{{1,16}}的|我是[^，。；,做]{{1,14}}{unit}的|\
          我(?:现在|目前)?在[^，。；,想看]{{1,14}}{unit}|我(?:主要)?负责[^，。；,？?]{{2,30}}|是我(?:在)?负责的|\
          (?:转到|调到|调去|转去|加入了?)[^，。；,]{{1,14}}(?:{unit}|做)|我们(?:组|团队|部门|实验室|科室|车间)(?:是做|负责|主要做)|\
          我(?:之前|以前)(?:是)?做[^，。；,]{{1,10}}的|我在里面负责"
@@ -576,7 +651,14 @@ static BACKGROUND_EN: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"\b[\w\-]+\s+{role}\s+here\b"),
         r"\bas\s+the\s+(?:person|one)\s+who\b".to_owned(),
         r"\bby\s+training\b".to_owned(),
-        r"\bI(?:'ve|\s+have)?\s+(?:moved|transferred|switched)\s+to\b".to_owned(),
+        r"\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|transferred|switched)\s+(?:over\s+)?(?:from\s+[^,.]{1,40}?\s+)?to\b".to_owned(),
+        format!(
+            r"\bI(?:'m|\s+am)\s+(?:now\s+)?in\s+(?:{})(?:\s+(?:affairs|assurance|control|team|department))?(?:$|\s*,|\s+(?:at|for|on|and|since|mostly|mainly)\b)",
+            words(FUNCTIONS_EN)
+        ),
+        format!(r"\bI(?:'m|\s+am)\s+(?:a\s+|an\s+|the\s+)?{}", words(ROLE_NOUNS_ZH)),
+        r"(?:^|\bI(?:'ve|\s+have)\s+)(?:been|years\s+of)\s+(?:doing|working\s+(?:in|on|as))\b[^,.]{2,40}?\bfor\s+(?:\d+|a\s+few|many|several|over\s+\w+|\w+)\s+years\b".to_owned(),
+        r"\b(?:we're|we\s+are)\s+a\s+(?:team|lab|group)\s+of\s+\w+\b".to_owned(),
         r"\bI(?:'ve|\s+have)?\s+joined\b".to_owned(),
     ];
     re(&format!("(?i){}", forms.join("|")))
@@ -584,12 +666,26 @@ static BACKGROUND_EN: LazyLock<Regex> = LazyLock::new(|| {
 /// What is not a work background though it looks like one: negations, thoughts, privileges.
 static NOT_BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"不在|不是|没在|管理员|权限|(?i)\b(?:not|no\s+longer|admin|administrator|rights|authori[sz]ed|allowed)\b",
+        r"不在|不是|没在|管理员|权限|如果|假如|要是|(?i)\bif\s+I\s+were\b|\b(?:not|no\s+longer|admin|administrator|rights|authori[sz]ed|allowed)\b|\bhow\s+I\s+work\b",
     )
 });
 /// A clause that goes on about the role just stated ("负责…", "mostly on…").
-static BACKGROUND_MORE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(?:主要|负责|在|带着|日常|做)|(?i)^(?:mostly|mainly)\b"));
+static BACKGROUND_MORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:主要|负责|在|带着|日常|做|现在在)|(?i)^(?:mostly|mainly|handling|covering|in\s+charge\s+of)\b",
+    )
+});
+
+/// A clause about someone else ("我同事是做QA的", "my colleague has…"):
+/// the clauses after it, often without a subject, are about them, not the user.
+pub fn names_someone_else(clause: &str) -> bool {
+    static OTHERS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^(?:我(?:的)?)?(?:同事|领导|老板|师傅|他|她|他们|她们)|(?i:^(?:my\s+)?(?:colleagues?|boss|manager|he|she|they)\b)",
+        )
+    });
+    OTHERS.is_match(clause)
+}
 
 /// Whether a clause states the user's own work background: role, team, field.
 pub fn is_background(clause: &str) -> bool {
@@ -614,6 +710,8 @@ const NOW_ZH: &[&str] = &[
     "这两周",
     "这几周",
     "这几天",
+    "这两天",
+    "这些天",
     "这个月",
     "这个季度",
     "这周",
@@ -625,22 +723,67 @@ const NOW_ZH: &[&str] = &[
     "正在",
 ];
 const WORK_VERBS_ZH: &[&str] = &[
-    "做", "弄", "搞", "推", "跟进", "跟", "排查", "验证", "准备", "筹备", "学", "研究", "整理",
-    "负责", "对接", "改", "评估", "写", "开发", "测", "试", "对标", "忙", "卡在", "处理", "攻关",
-    "优化", "调", "关注", "筛", "对比", "比较", "摸索", "搭建", "建", "盯", "赶", "申报", "注册",
-    "调试", "在跑",
+    "做",
+    "弄",
+    "搞",
+    "推",
+    "跟进",
+    "跟",
+    "排查",
+    "验证",
+    "准备",
+    "筹备",
+    "学",
+    "研究",
+    "整理",
+    "负责",
+    "对接",
+    "改",
+    "评估",
+    "写",
+    "开发",
+    "测",
+    "试",
+    "对标",
+    "忙",
+    "卡在",
+    "处理",
+    "攻关",
+    "优化",
+    "调",
+    "关注",
+    "筛",
+    "对比",
+    "比较",
+    "摸索",
+    "搭建",
+    "建",
+    "盯",
+    "赶",
+    "申报",
+    "注册",
+    "调试",
+    "在跑",
+    "focus",
+    "聚焦",
+    "转去做",
+    "转而做",
+    "改做",
 ];
 
 static FOCUS_ZH: LazyLock<Regex> = LazyLock::new(|| {
     let now = words(NOW_ZH);
     let verb = words(WORK_VERBS_ZH);
     re(&format!(
-        "{now}(?:我们?)?(?:一直|主要|正|还|都)*在?{verb}|我们?(?:正)?在{verb}[^，。]{{2}}|已经不(?:跟|做|负责|管)了"
+        "{now}(?:我们?)?(?:一直|主要|正|还|都|就)*在?{verb}|\
+         我们?(?:组|团队|部门|实验室|这边)?(?:都|还|一直|正|也)*在{verb}[^，。]{{2}}|\
+         我们(?:那个|这个)[^，。]{{1,10}}?在{verb}[^，。时]{{2}}|^(?:正|还|一直)?在{verb}[^，。时]{{2,}}$|\
+         (?:手上|手头|手里)(?:有|就)?[两俩三几一二\\d]+(?:件|个)?事|已经不(?:跟|做|负责|管)了"
     ))
 });
 static FOCUS_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:currently\s+|now\s+|still\s+|mostly\s+|mainly\s+|busy\s+)*([a-z]+ing)\b|\bI(?:'m|\s+am)\s+(?:mainly\s+|mostly\s+)?(?:focused|busy|involved|tied\s+up)\s+(?:on|with|in)\b|\bI(?:'ve|\s+have)\s+been\s+(?:busy\s+with\b|([a-z]+ing)\b)|\b(?:these\s+days|lately|at\s+the\s+moment|right\s+now|currently|this\s+quarter|these\s+weeks)\b[^.]{0,30}?\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\b|^(?:currently\s+|now\s+)?(?:working\s+on|[a-z]+ing)\b[^.]{3,}\b(?:at\s+the\s+moment|right\s+now|these\s+days|this\s+quarter)\b|^currently\s+[a-z]+ing\b|\bmy\s+(?:main\s+)?(?:task|project|focus|priority)\s+(?:right\s+now\s+|at\s+the\s+moment\s+|these\s+days\s+|currently\s+|now\s+)?is\b|\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\s+the\s+[\w\-\s]+?(?:trials?|project|study|problem|issue|launch)\b|\bmost\s+of\s+my\s+time\b",
+        r"(?i)\b(?:I(?:'m|\s+am)|im|we(?:'re|\s+are))\s+(?:currently\s+|now\s+|still\s+|mostly\s+|mainly\s+|busy\s+)*([a-z]+ing)\b|\b(?:I(?:'m|\s+am)|im|we(?:'re|\s+are))\s+(?:still\s+)?(?:stuck\s+[a-z]+ing|knee-deep\s+in|buried\s+in|swamped\s+with|deep\s+in)\b|\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:now\s+|still\s+)?on\s+(?:round|phase|stage|step|iteration)\s+\w+\s+of\s+[\w\-\s]{0,30}?(?:ing|tests?|trials?|runs?|audits?|reviews?|transfer|validation|rollout|migration)\b|\bon\s+my\s+plate\b|^(?:working\s+on\s+\w+|(?:prepping|preparing)\s+for\s+(?:the|a|an|our|my)\b)|^(?:(?:mostly|mainly|still|currently|now)\s+)+(?:chasing|trialling|validating|developing|reformulating|troubleshooting|investigating|screening|scaling\s+up|setting\s+up|wrapping\s+up)\s+(?:the|a|an|our|my)\b|\bI(?:'m|\s+am)\s+(?:mainly\s+|mostly\s+)?(?:focused|busy|involved|tied\s+up)\s+(?:on|with|in)\b|\bI(?:'ve|\s+have)\s+been\s+(?:busy\s+with\b|([a-z]+ing)\b)|\b(?:these\s+days|lately|at\s+the\s+moment|right\s+now|currently|this\s+quarter|these\s+weeks)\b[^.]{0,30}?\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\b|^(?:currently\s+|now\s+|mostly\s+|mainly\s+)?(?:working\s+on|[a-z]+ing)\b[^.]{3,}\b(?:at\s+the\s+moment|right\s+now|these\s+days|this\s+(?:quarter|week|month))\b|^currently\s+[a-z]+ing\b|\bmy\s+(?:main\s+)?(?:task|project|focus|priority)\s+(?:right\s+now\s+|at\s+the\s+moment\s+|these\s+days\s+|currently\s+|now\s+)?is\b|\bI(?:'m|\s+am)\s+(?:mostly\s+|mainly\s+)?on\s+the\s+[\w\-\s]+?(?:trials?|project|study|problem|issue|launch|prep|preparation|audit|review|recertification|validation|rollout|migration|transfer|screening|investigation)\b|\bmost\s+of\s+my\s+time\b",
     )
 });
 /// "-ing" words after "I'm" that are no work in progress.
@@ -668,8 +811,9 @@ const NOT_WORK_EN: &[&str] = &[
 /// Whether a clause says what the user is working on these days.
 pub fn is_recent_focus(clause: &str) -> bool {
     static MOVED: LazyLock<Regex> = LazyLock::new(|| re(r"调到|调去|转到|转去|调入"));
+    static TO_WORK: LazyLock<Regex> = LazyLock::new(|| re(r"转去做|转而做|改做"));
     if FOCUS_ZH.is_match(clause) {
-        return !clause.contains("想") && !MOVED.is_match(clause);
+        return !clause.contains("想") && (!MOVED.is_match(clause) || TO_WORK.is_match(clause));
     }
     static SUBORDINATE: LazyLock<Regex> =
         LazyLock::new(|| re(r"(?i)^(?:when|whenever|if|while)\b"));
@@ -686,15 +830,25 @@ pub fn is_recent_focus(clause: &str) -> bool {
     })
 }
 
+/// Whether a focus names its work only by pointing back ("这几天都在弄这个",
+/// "that's what I'm on all week"): the clause before it says what the work is.
+pub fn points_back(clause: &str) -> bool {
+    static BACK: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?:这个|这事儿?|这些|它)了?$|(?i:\b(?:this|that|it)$)"));
+    BACK.is_match(clause.trim_end_matches(['。', '.', '！', '!']))
+}
+
 // ------------------------------------------------------------ terminology
 
 const QUOTED: &str = r#"['‘’"“”「」]"#;
 
 static TERMINOLOGY_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    let unit = words(UNITS_ZH);
     re(&format!(
-        "我们?(?:平时|组里|这边|这儿|口中)?(?:说|讲|叫|口中)的?\\s*{QUOTED}?[^，。'‘’\"“”「」]{{1,15}}?{QUOTED}?\\s*(?:的时候)?[，,]?\\s*(?:一般)?(?:就是|指的|是指|就是指|意思是|的意思是|只算|指)|\
+        "我们?(?:{unit}里?|平时|组里|这边|这儿|口中|嘴里)?(?:平时)?(?:说|讲|叫|打|写|口中|嘴里)的?\\s*{QUOTED}?[^，。'‘’\"“”「」]{{1,15}}?{QUOTED}?\\s*(?:的时候)?[，,]?\\s*(?:一般)?(?:就是|指的|是指|就是指|意思是|的意思是|只算|指)|\
          {QUOTED}[^'‘’\"“”「」]{{1,15}}{QUOTED}\\s*(?:在我们?(?:这儿|这里|这边|组里))?\\s*[，,]?\\s*(?:就是|是指|指的|意思是|只算)|\
-         我叫{QUOTED}|[A-Za-z][A-Za-z0-9]{{0,9}}\\s*(?:就是|指的是|是指|指)[\\p{{Han}}]"
+         我叫{QUOTED}|[A-Za-z][A-Za-z0-9]{{0,9}}\\s*(?:就是|指的是|是指|指)[\\p{{Han}}]|\
+         是指[^，。]{{2,}}|管[^，。]{{1,20}}?叫\\s*{QUOTED}|我们[^，。]{{0,12}}(?:里|中)的\\s*[A-Za-z][A-Za-z0-9]{{0,9}}\\s*是[\\p{{Han}}]"
     ))
 });
 static TERMINOLOGY_EN: LazyLock<Regex> = LazyLock::new(|| {
@@ -707,14 +861,30 @@ static TERMINOLOGY_EN: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"{term}\s+(?:is\s+)?what\s+I\s+call\b"),
         format!(r"{term}\s+in\s+(?:my|our)\s+\w+\s+is\b"),
         format!(r"{term}\s+(?:in\s+(?:my|our)\s+\w+\s+|in\s+[\w\s]{{1,25}}?\s+|for\s+(?:me|us)\s+)?(?:always\s+)?(?:should\s+)?(?:means?|stands\s+for|is\s+(?:a|an|the|our|my))\b"),
-        r"(?-i:\b[A-Z][A-Z0-9]{1,9})\s+(?:for\s+(?:me|us)\s+|in\s+my\s+\w+\s+)?(?:means|stands\s+for)\b".to_owned(),
+        r"(?-i:\b[A-Z][A-Z0-9]{1,9})\s+(?:for\s+(?:me|us)\s+|in\s+(?:my|our)\s+\w+\s+)?(?:means|stands\s+for)\b".to_owned(),
+        r"(?-i:\b[A-Z][A-Z0-9]{1,9})\s+in\s+(?:my|our)\s+\w+\s+is\b".to_owned(),
+        format!(r"\bwe\s+(?:\w+\s+)?(?:call|called|nicknamed|named|dubbed)\b[^.]{{0,60}}?{term}"),
+        format!(r"{term}\s*=\s*\S"),
+        r"^(?:[a-z]+:\s*)?[a-z][\w\-]*(?:\s+[\w\-]+){0,3}\s*=\s*[\w\-]+\s+[\w\-]+".to_owned(),
+        r"\bfor\s+(?:us|me)\s*,?\s+(?:a\s+|an\s+|the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+(?:means|is\s+when)\b".to_owned(),
     ];
     re(&format!("(?i){}", forms.join("|")))
+});
+
+/// A name given after the fact ("一检是入厂检验，我们都这么叫", "that's just
+/// what we call them"): the whole sentence is the definition.
+static NAMING_TAIL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"我们?(?:都|一般|平时)?(?:这么|这样)(?:叫|称呼)|(?i:\bthat's\s+(?:just\s+)?what\s+(?:we|I)\s+call\s+(?:it|them)\b)",
+    )
 });
 
 /// Where a terminology statement starts, when the sentence is one: what
 /// comes before is its frame ("查配方的时候，", "In recipe questions, "), which says its scope.
 pub fn terminology_at(sentence: &str) -> Option<usize> {
+    if NAMING_TAIL.is_match(sentence) {
+        return Some(0);
+    }
     [&*TERMINOLOGY_ZH, &*TERMINOLOGY_EN]
         .iter()
         .filter_map(|r| r.find(sentence))
@@ -726,8 +896,20 @@ pub fn terminology_at(sentence: &str) -> Option<usize> {
 
 static QUERY_DEFAULT_MARK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"默认|没(?:说|指定|特别说)[^，。]{0,8}(?:的话|就)|我(?:会|再)单独说|要的时候(?:会|再)说|除非我|(?i:\bdefaults?\s+to\b|\bby\s+default\b|\bunless\s+I\s+(?:say|name|ask|specify)\b|\bI'll\s+(?:say|ask)\b[^.]{0,40}\b(?:if|when|separately)\b|\bassume\b[^.]{0,40}\bunless\b|\bshould\s+default\b|\bstick\s+to\b)",
+        r"默认|没(?:说|指定|特别说)[^，。]{0,8}(?:的话|就)|我(?:会|再)单独说|要的时候(?:会|再)说|除非我|(?i:\bdefaults?\s+to\b|\bby\s+default\b|\bunless\s+I\s+(?:say|name|ask|specify)\b|\bI'll\s+(?:say|ask)\b[^.]{0,40}\b(?:if|when|separately)\b|\bassume\b[^.]{0,40}\bunless\b|\bshould\s+default\b|\bstick\s+to\b|\bif\s+I\s+(?:don't|do\s+not|didn't)\s+(?:give|say|specify|mention|name|pick)\b)|(?i:default)\s*(?:用|查|看|按|取|是)",
     )
+});
+/// A lookup restricted by habit: a lookup frame ("查供应商的时候", "when I
+/// search standards") with a restriction (只看, only, never, skip, the field
+/// to read), or a version or date basis said as always.
+static LOOKUP_HABIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:查|问|搜|找)[^，。]{0,12}(?:的时候|时)[^。]{0,20}(?:只(?:看|查|要|算|取)|要查的是|查的是)|要查的是[^，。]{1,16}(?:栏|列|字段)|(?:都是|都|一律|以后|一直)按[^，。]{1,6}(?:日期|时间)(?:算|查|来|统计)|(?:都|一律|一直|总)是?(?:用|看|查|取)?最新(?:的)?(?:版|发布)|(?i:\b(?:when(?:ever)?|if)\s+I\s+(?:search|look\s+up|ask\s+(?:about|for)|query|pull|filter)\b[^.]{0,40}\b(?:only|never|skip|exclude)\b|\bwhen(?:ever)?\s+I\s+ask\b[^.]{0,40}\bcheck\s+the\s+[\w\s]{1,30}?\b(?:field|column)\b|\balways\s+(?:the\s+)?(?:latest|newest|most\s+recent)\s+(?:released\s+|approved\s+)?(?:one|version|revision|edition)\b|\b(?:always|from\s+now\s+on)\b[^.]{0,40}\bby\s+[\w\-]+\s+date\b|\bby\s+[\w\-]+\s+date\b[^.]{0,40}\b(?:always|from\s+now\s+on)\b)",
+    )
+});
+/// What the answer explains is no lookup, whatever the words ("don't drop the reasoning by default").
+static NOT_A_LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"推导|解释|思路|(?i:\breasoning\b|\bexplanations?\b|\b(?:sort|order|rank)(?:ed)?\b)")
 });
 /// A field chosen for a lookup, said as a habit: "生命周期照旧看基本属性".
 static FIELD_HABIT: LazyLock<Regex> = LazyLock::new(|| {
@@ -741,14 +923,189 @@ static LOOKUP_FRAME: LazyLock<Regex> =
 
 /// Whether a sentence sets a default choice for the user's business queries.
 pub fn is_query_default(sentence: &str) -> bool {
-    QUERY_DEFAULT_MARK.is_match(sentence)
+    (QUERY_DEFAULT_MARK.is_match(sentence)
         || FIELD_HABIT.is_match(sentence)
-        || (LOOKUP_FRAME.is_match(sentence) && TERMINOLOGY_EN.is_match(sentence))
+        || LOOKUP_HABIT.is_match(sentence)
+        || (LOOKUP_FRAME.is_match(sentence) && TERMINOLOGY_EN.is_match(sentence)))
+        && !NOT_A_LOOKUP.is_match(sentence)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Phrasings of a family that must be caught, and near misses that must not.
+    fn check(family: fn(&str) -> bool, yes: &[&str], no: &[&str]) {
+        let missed: Vec<&&str> = yes.iter().filter(|t| !family(t)).collect();
+        assert!(missed.is_empty(), "missed: {missed:?}");
+        let wrong: Vec<&&str> = no.iter().filter(|t| family(t)).collect();
+        assert!(wrong.is_empty(), "wrongly caught: {wrong:?}");
+    }
+
+    #[test]
+    fn complaints_about_a_habit_and_dated_ends_are_lasting_wishes() {
+        let wish = |t: &str| is_presentation(t, false);
+        check(
+            wish,
+            &[
+                "回复里别老堆那么多术语",
+                "能不能少用点缩写，车间同事看不懂",
+                "平时还是先给总结",
+                "Usually I want the summary in bullet points",
+                "If any value is out of spec, flag it in bold",
+                "skip the preamble and the pleasantries",
+                "3月8号之前，周报里的偏差都标一下",
+                "Until the audit on 9 April, flag every withdrawn method",
+            ],
+            &[
+                "这份报告少写点背景",
+                "帮我把这段的术语标一下",
+                "Skip this one, I'll read it later",
+                "Flag the odd result in this table",
+                "之前的周报里偏差都标一下",
+            ],
+        );
+        assert!(is_marker_only("Never"));
+        assert!(outlasts_one_off("平时还是结论在前"));
+        assert!(outlasts_one_off("默认查本厂"));
+        assert!(!outlasts_one_off("先按依据在前写吧"));
+        assert!(!outlasts_one_off("还是按批号排"));
+    }
+
+    #[test]
+    fn background_without_i_am_and_a_role_noun() {
+        check(
+            is_background,
+            &[
+                "做乳品检测快二十年了",
+                "干配方八年了",
+                "Been working in dairy QA for six years",
+                "我常驻宁夏那边的奶源基地",
+                "现在在低温研发中心",
+                "上个月从采购部转过来",
+                "我们车间一共五个人",
+                "我带着两个化验员",
+                "我是集团这边的quality manager",
+                "I'm 采购 for the Shanghai site",
+                "I'm in food safety, mostly allergen control",
+                "I've just moved over from sales to procurement",
+                "I'm a trainee in the cheese plant",
+                "we're a team of four in the pilot hall",
+            ],
+            &[
+                "现在在实验室等结果",
+                "这批货做了两天了",
+                "I'm in a meeting until three",
+                "That's how I work with suppliers",
+                "Been waiting for the results for two days",
+                "我们实验室的人都休假了",
+                "从上海调过来的那批奶粉",
+                "I'm in quality hell with this batch",
+                "I'm the admin and I approve releases",
+                "如果我是品控经理",
+                "My colleague has been doing audits for ten years",
+            ],
+        );
+        assert!(continues_background("handling the incoming milk"));
+    }
+
+    #[test]
+    fn recent_focus_in_more_phrasings() {
+        check(
+            is_recent_focus,
+            &[
+                "这两天就在弄这个",
+                "我们组在做高钙奶的配方验证",
+                "我们那个奶茶的新配方在调甜度",
+                "在准备下周的工厂审核",
+                "我这周focus在包材迁移试验上",
+                "现在转去做奶酪了",
+                "手上三件事",
+                "im running the salt trials this week",
+                "I'm stuck rewriting the HACCP plan",
+                "I'm knee-deep in supplier audits",
+                "we're on phase two of the line transfer",
+                "Mostly troubleshooting the homogeniser right now",
+                "prepping for the customer audit",
+                "a lot on my plate: the ESL launch and two audits",
+                "I'm on the FSSC audit prep until Friday",
+            ],
+            &[
+                "在做检测的时候要注意什么",
+                "现在调到奶粉车间做工艺",
+                "我们那边在下雨",
+                "I'm stuck in traffic",
+                "Preparing is half the work",
+                "We're on the same page",
+                "prepping for lunch",
+                "we're on round two of coffee",
+                "chasing the supplier for the CoA",
+                "我们供应商那边在做新包材",
+            ],
+        );
+        assert!(points_back("这两天就在弄这个"));
+        assert!(points_back("that's what I'm chasing all week, this"));
+        assert!(!points_back("这两天就在弄包材"));
+    }
+
+    #[test]
+    fn terminology_by_naming_equation_and_owner() {
+        let term = |t: &str| terminology_at(t).is_some();
+        check(
+            term,
+            &[
+                "我们化验室说的复检就是第二次取样",
+                "我嘴里的'老配方'一般指2023年那版",
+                "我打spc一般就是说过程控制图",
+                "二次杀菌是指灌装后的再杀菌",
+                "我们都管那条灌装线叫'老三'",
+                "我们质量手册里的 CCP 是关键控制点",
+                "初检是收货检验，终检是出厂检验，我们都这么叫",
+                "we call the night-shift batches 'late lots'",
+                "we nicknamed the new filler 'Bertha'",
+                "'tank 4' = the cream silo in hall B",
+                "first run = the commissioning batch after cleaning",
+                "For us a hold means quarantine until micro clears",
+                "CCP in our manuals is critical control point",
+                "day one, day two, that's just what we call them",
+            ],
+            &[
+                "LC 是实验的那些",
+                "pull the specs with status = released",
+                "What do you call this defect",
+                "我们叫个外卖吧",
+                "QA is busy today",
+            ],
+        );
+        assert_eq!(terminology_at("初检是收货检验，我们都这么叫"), Some(0));
+    }
+
+    #[test]
+    fn query_defaults_without_the_word_default() {
+        check(
+            is_query_default,
+            &[
+                "查供应商的时候只看已审核通过的",
+                "问保质期的时候要查的是标签那一栏",
+                "批次都是按灌装日期算",
+                "样品以后按收样日期查",
+                "配方一律用最新的版本",
+                "查配方default用华东的",
+                "if I don't say which plant, assume Wuxi",
+                "when I look up specs, only show the released ones",
+                "when I ask about shelf life, check the label claim field",
+                "a spec is always the latest approved version",
+                "count complaints by receipt date from now on",
+            ],
+            &[
+                "帮我查一下上个月的批次",
+                "I do like to see the reasoning by default",
+                "always sort the lots by production date",
+                "when I ask about specs, be brief",
+                "the latest version looks fine",
+            ],
+        );
+    }
 
     #[test]
     fn presentation_needs_a_format_cue_and_a_lasting_marker() {

@@ -65,20 +65,59 @@ fn slips_in(message: &MessageView, place: &Place) -> Vec<ProposedSlip> {
     let mut facts = Vec::new();
     let mut consumed = 0;
     for (i, sentence) in sentences.iter().enumerate() {
-        if i < consumed || grammar::is_one_off(sentence.span.text) {
+        if i < consumed {
             continue;
         }
-        if let Some((statement, took_next)) =
-            statement_in(sentence, sentences.get(i + 1), content, place)
-        {
-            consumed = i + 1 + usize::from(took_next);
-            merge_or_push(&mut statements, statement, content);
+        if is_clean(sentence.span.text) {
+            if let Some((statement, took_next)) =
+                statement_in(sentence, sentences.get(i + 1), content, place)
+            {
+                consumed = i + 1 + usize::from(took_next);
+                merge_or_push(&mut statements, statement, content);
+            }
+            facts.extend(facts_about_the_user(sentence, content, place));
+            continue;
         }
-        facts.extend(facts_about_the_user(sentence, content, place));
+        let one_off = grammar::is_one_off(sentence.span.text);
+        for part in clean_parts(sentence, content) {
+            let statement = statement_in(&part, None, content, place)
+                .filter(|_| !one_off || grammar::outlasts_one_off(part.span.text));
+            if let Some((statement, _)) = statement {
+                merge_or_push(&mut statements, statement, content);
+            }
+            facts.extend(facts_about_the_user(&part, content, place));
+        }
     }
     let mut found: Vec<Found> = statements.into_iter().chain(facts).collect();
     found.sort_by_key(|f| f.quote.start);
     found.into_iter().map(|f| slip(f, message)).collect()
+}
+
+/// Whether a piece of a message may be quoted whole: no one-off marker and
+/// nothing that may never be stored (spec §2, §5).
+fn is_clean(text: &str) -> bool {
+    !grammar::is_one_off(text) && crate::detect::scan(text).is_none()
+}
+
+/// The runs of clean clauses of a sentence that is not clean as a whole
+/// ("在做乳清粉替代，现在报价是每吨…元"): a statement in one is quoted on its
+/// own, the shortest span that supports it, so that a price, a claim or
+/// "这次" elsewhere in the sentence neither sinks it nor is quoted with it.
+fn clean_parts<'a>(sentence: &Sentence<'a>, content: &'a str) -> Vec<Sentence<'a>> {
+    let clauses = segment::clauses(&sentence.span);
+    let mut parts = Vec::new();
+    let mut run: Option<(Span<'a>, Span<'a>)> = None;
+    for clause in &clauses {
+        if is_clean(clause.text) {
+            run = Some(run.map_or((*clause, *clause), |(first, _)| (first, *clause)));
+        } else if let Some((first, last)) = run.take() {
+            parts.push(Sentence { span: first.through(&last, content), question: false });
+        }
+    }
+    if let Some((first, last)) = run {
+        parts.push(Sentence { span: first.through(&last, content), question: sentence.question });
+    }
+    parts
 }
 
 /// A statement right after one of the same kind and scope goes on with it
@@ -109,6 +148,9 @@ fn statement_in<'a>(
     if sentence.question && !grammar::is_request_question(text) {
         return None;
     }
+    if grammar::names_someone_else(text) {
+        return None;
+    }
     if let Some(at) = grammar::terminology_at(text) {
         let kind =
             if grammar::is_query_default(text) { Kind::QueryDefault } else { Kind::Terminology };
@@ -122,6 +164,9 @@ fn statement_in<'a>(
         let scope = place.query_default(text);
         return Some((Found::new(Kind::QueryDefault, sentence.span, scope), false));
     }
+    if let Some(wish) = grounded_wish(sentence, content, place) {
+        return Some((wish, false));
+    }
     let next_is_marker = next.is_some_and(|n| grammar::is_marker_only(n.span.text));
     if !grammar::is_presentation(text, next_is_marker) && !grammar::is_request_question(text) {
         return None;
@@ -133,6 +178,27 @@ fn statement_in<'a>(
     };
     let scope = place.habit(quote.text);
     Some((Found::new(Kind::Presentation, quote, scope), takes_next.is_some()))
+}
+
+/// A wish that rests on the user's background in the same sentence ("I'm
+/// new to the dairy side, so keep the jargon down"): the lasting fact makes
+/// the wish lasting. The quote is the wish, from the first clause after the
+/// background; a question's last clause is the question itself.
+fn grounded_wish<'a>(
+    sentence: &Sentence<'a>,
+    content: &'a str,
+    place: &Place,
+) -> Option<Found<'a>> {
+    let mut clauses = segment::clauses(&sentence.span);
+    if sentence.question {
+        clauses.pop();
+    }
+    let first = clauses.iter().position(|c| grammar::is_background(c.text))?;
+    let (_, taken) = background_run(&clauses[first..], content);
+    let rest = clauses.get(first + taken..)?;
+    let wish = rest.first()?.through(rest.last()?, content);
+    grammar::is_presentation(wish.text, true)
+        .then(|| Found::new(Kind::Presentation, wish, place.habit(wish.text)))
 }
 
 /// A sentence that goes on about the wish before it without a marker of its
@@ -150,7 +216,9 @@ fn continues_wish(next: &Sentence) -> bool {
 
 /// Clause-level facts: the user's background (a run of clauses about their
 /// role, team and field) and current focus (from the clause that names it to
-/// the end of the sentence). A question's last clause is the question itself.
+/// the end of the sentence, and the clause before when it only points back:
+/// "报告还没写完，这几天都在弄这个"). A question's last clause is the question
+/// itself; after a clause about someone else the rest is about them.
 fn facts_about_the_user<'a>(
     sentence: &Sentence<'a>,
     content: &'a str,
@@ -162,9 +230,17 @@ fn facts_about_the_user<'a>(
     }
     let mut found = Vec::new();
     let mut i = 0;
+    let mut previous_is_free = false;
     while i < clauses.len() {
+        if grammar::names_someone_else(clauses[i].text) {
+            break;
+        }
+        let before = found.len();
         let taken = if grammar::is_recent_focus(clauses[i].text) {
-            let (quote, taken) = focus_run(&clauses[i..], content);
+            let (mut quote, taken) = focus_run(&clauses[i..], content);
+            if previous_is_free && grammar::points_back(clauses[i].text) {
+                quote = clauses[i - 1].through(&quote, content);
+            }
             found.push(Found::new(Kind::RecentFocus, quote, place.focus(quote.text)));
             taken
         } else if grammar::is_background(clauses[i].text) {
@@ -174,6 +250,7 @@ fn facts_about_the_user<'a>(
         } else {
             1
         };
+        previous_is_free = found.len() == before;
         i += taken;
     }
     found
@@ -450,6 +527,77 @@ mod tests {
             extract_from(&[("我在质检部工作。以后回答都先说结论！这次先简单说", Role::User)]);
         let kinds: Vec<&str> = found.iter().map(|(k, _, _)| k.as_str()).collect();
         assert_eq!(kinds, ["background", "presentation"]);
+    }
+
+    #[test]
+    fn a_statement_is_quoted_without_the_one_off_or_never_store_part_of_its_sentence() {
+        let cases = [
+            ("这次按时间顺序列吧，平时还是结论在前。", "presentation", "平时还是结论在前"),
+            (
+                "在做奶酪降钠的项目，现在盐的报价是每吨800元，有点贵",
+                "recent_focus",
+                "在做奶酪降钠的项目",
+            ),
+            (
+                "I'm the sensory lead for the dairy unit and I have admin rights",
+                "background",
+                "I'm the sensory lead for the dairy unit",
+            ),
+            ("这回先查无锡厂，平时默认查本厂的", "query_default", "平时默认查本厂的"),
+        ];
+        for (text, kind, quote) in cases {
+            let found = extract_from(&[(text, Role::User)]);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert_eq!((found[0].0.as_str(), found[0].2.as_str()), (kind, quote), "{text}");
+            assert!(crate::detect::scan(&found[0].2).is_none());
+        }
+        for text in [
+            "这次先按依据在前写吧，领导要看",
+            "Just this once, put the method first, then the result",
+            "我是系统管理员，负责审批放行",
+        ] {
+            assert_eq!(extract_from(&[(text, Role::User)]), [], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_wish_resting_on_the_users_background_is_lasting() {
+        let found = extract_from(&[("我是刚转岗过来的品控专员，所以术语少用点", Role::User)]);
+        let kinds: Vec<(&str, &str)> =
+            found.iter().map(|(k, _, q)| (k.as_str(), q.as_str())).collect();
+        assert_eq!(
+            kinds,
+            [("background", "我是刚转岗过来的品控专员"), ("presentation", "所以术语少用点")]
+        );
+        let found = extract_from(&[(
+            "I'm a chemist, so give me the short version of this report",
+            Role::User,
+        )]);
+        assert!(found.iter().all(|(k, _, _)| k == "background"), "{found:?}");
+    }
+
+    #[test]
+    fn what_follows_a_clause_about_someone_else_is_theirs() {
+        for text in [
+            "我师傅是做奶粉的，干了二十多年了",
+            "My boss, been doing audits for 30 years, says no",
+            "他们管那台均质机叫'老黄'",
+            "He always wants the verdict first in reports",
+        ] {
+            assert_eq!(extract_from(&[(text, Role::User)]), [], "{text}");
+        }
+        assert_eq!(
+            one("我是做奶粉的，干了二十多年了").map(|(k, _)| k).as_deref(),
+            Some("background")
+        );
+    }
+
+    #[test]
+    fn a_focus_that_points_back_quotes_what_it_points_to() {
+        let found = extract_from(&[("酸奶杯的密封问题还没解决，这周都在弄这个", Role::User)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "recent_focus");
+        assert_eq!(found[0].2, "酸奶杯的密封问题还没解决，这周都在弄这个");
     }
 
     fn slip_view(id: &str, conversation: &str, day: u32, content: &str) -> SlipView {

@@ -86,7 +86,7 @@ const DOMAIN_WORDS: &[(&str, &[&str])] = &[
 
 /// Words about answers in general: a wish with them is global whatever the conversation is about.
 static ANSWERS_IN_GENERAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"回答|回复|答案|答完|中文|英文|长度|开场白|客套|(?i:\banswers?\b|\breplies\b|\bEnglish\b|\bspelling\b|\blength\b|\bemojis?\b)")
+    Regex::new(r"回答|回复|答案|答完|中文|英文|长度|开场白|客套|缩写|术语|基本概念|(?i:\banswers?\b|\breplies\b|\bEnglish\b|\bspelling\b|\blength\b|\bemojis?\b|\bjargon\b|\bbasics\b|\bintros?\b|\b(?:abbreviations|acronyms)\b)")
         .expect("valid pattern")
 });
 
@@ -246,13 +246,19 @@ impl Place<'_> {
     }
 
     /// A definition: the project, else the domain named in its frame (`frame`:
-    /// the words before the term, "查配方的时候，"), else global: a term is the
-    /// user's everywhere unless they say where.
+    /// the words before the term, "查配方的时候，"), else the domain the agent
+    /// set on the conversation (the narrowest scope that fits, spec §3: a
+    /// term defined while querying recipes is a recipe term), else global.
+    /// The domain words of the definition itself do not count: a term is the
+    /// user's everywhere unless they or the conversation say where.
     pub fn definition(&self, sentence: &str, frame: &str) -> String {
         if let Some(project) = self.project(sentence) {
             return project;
         }
-        domain_named(frame).map_or_else(|| "global".into(), |d| self.domain_or_global(d))
+        match domain_named(frame) {
+            Some(domain) => self.domain_or_global(domain),
+            None => self.conversation_domain().unwrap_or_else(|| "global".into()),
+        }
     }
 
     /// Work in progress: the conversation's project, else global.
@@ -329,7 +335,9 @@ mod tests {
             "domain:raw_material"
         );
         assert_eq!(plain.definition("查配方时我说的老版指V3之前", "查配方时"), "domain:recipe");
-        assert_eq!(plain.definition("我说的小样就是供应商样品", ""), "global");
+        assert_eq!(plain.definition("我说的小样就是供应商样品", ""), "domain:report");
+        let anywhere = Place { allowed: &scopes, conversation_scopes: &[], talked_about: None };
+        assert_eq!(anywhere.definition("我说的小样就是供应商样品", ""), "global");
         assert_eq!(plain.query_default("日期默认按取样日期算"), "domain:report");
         assert_eq!(plain.focus("最近在做低糖酸奶"), "global");
         let nowhere =

@@ -37,9 +37,14 @@ static SENTENCE_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[。！？!?\n]+|\.(?:\s+|$)").expect("valid pattern"));
 
 /// Clause breaks inside a sentence: Chinese commas, semicolons and colons,
-/// Western ones followed by a space, and dashes between spaces.
-static CLAUSE_BREAK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[，；：;]|[,:](?:\s|$)|\s[-–—]\s|——").expect("valid pattern"));
+/// Western ones followed by a space, dashes between spaces, and "and" or
+/// "but" before a new subject ("I lead the lab and I have admin rights":
+/// two statements, which stand or fall on their own). The subject stays
+/// with its clause.
+static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[，；：;]|[,:](?:\s|$)|\s[-–—]\s|——|\s(?:and|but)\s(?:I|we)\b")
+        .expect("valid pattern")
+});
 
 /// The sentences of a message, trimmed, with their offsets.
 pub fn sentences(content: &str) -> Vec<Sentence<'_>> {
@@ -47,14 +52,21 @@ pub fn sentences(content: &str) -> Vec<Sentence<'_>> {
     let mut start = 0;
     for end in SENTENCE_END.find_iter(content) {
         if let Some(span) = trimmed(content, start, end.start()) {
-            out.push(Sentence { span, question: end.as_str().contains(['？', '?']) });
+            let question = end.as_str().contains(['？', '?']) || asks(span.text);
+            out.push(Sentence { span, question });
         }
         start = end.end();
     }
     if let Some(span) = trimmed(content, start, content.len()) {
-        out.push(Sentence { span, question: false });
+        out.push(Sentence { span, question: asks(span.text) });
     }
     out
+}
+
+/// A Chinese sentence that ends in 吗 asks, though no question mark says so
+/// ("CCP是指关键控制点吗").
+fn asks(sentence: &str) -> bool {
+    sentence.ends_with('吗')
 }
 
 /// The clauses of a sentence, trimmed, with offsets into the message.
@@ -65,7 +77,9 @@ pub fn clauses<'a>(sentence: &Span<'a>) -> Vec<Span<'a>> {
         if let Some(span) = trimmed(sentence.text, start, split.start()) {
             out.push(shifted(span, sentence.start));
         }
-        start = split.end();
+        let subject = split.as_str().len()
+            - split.as_str().trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
+        start = split.end() - subject;
     }
     if let Some(span) = trimmed(sentence.text, start, sentence.text.len()) {
         out.push(shifted(span, sentence.start));
@@ -96,6 +110,9 @@ mod tests {
         assert_eq!(texts, ["以后先说结果", "这个对吗", "Keep it short", "Thanks"]);
         let questions: Vec<bool> = found.iter().map(|s| s.question).collect();
         assert_eq!(questions, [false, true, false, false]);
+        let asked: Vec<bool> =
+            sentences("这个是指总固形物吗。就按这个来").iter().map(|s| s.question).collect();
+        assert_eq!(asked, [true, false]);
         for s in &found {
             assert_eq!(&text[s.span.start..s.span.end()], s.span.text);
         }
@@ -122,5 +139,11 @@ mod tests {
         );
         let joined = found[1].through(&found[2], text);
         assert_eq!(joined.text, "我在质检部，负责微生物");
+        let sentence = sentences("I run the pilot plant and I sign the batch records")[0].span;
+        let texts: Vec<&str> = clauses(&sentence).iter().map(|c| c.text).collect();
+        assert_eq!(texts, ["I run the pilot plant", "I sign the batch records"]);
+        let sentence = sentences("salt and pepper and we're done")[0].span;
+        let texts: Vec<&str> = clauses(&sentence).iter().map(|c| c.text).collect();
+        assert_eq!(texts, ["salt and pepper", "we're done"]);
     }
 }

@@ -41,6 +41,12 @@ pub fn valid_until(text: &str, said_at: Time) -> Option<Time> {
     Some(Utc.from_utc_datetime(&end))
 }
 
+/// Whether the text names an end with a date ("12月15号之前", "until 20
+/// March"): such a wish holds beyond the answer at hand, until that day.
+pub fn names_an_end(text: &str) -> bool {
+    END_MARKER.is_match(text) && month_and_day(text).is_some()
+}
+
 /// The month (when given) and day the text names.
 fn month_and_day(text: &str) -> Option<(Option<u32>, u32)> {
     let number = |m: Option<regex::Match>| m.and_then(|m| m.as_str().parse::<u32>().ok());
@@ -117,5 +123,7 @@ mod tests {
         assert_eq!(valid_until("以后日报把偏差项放第一段", said), None);
         assert_eq!(valid_until("12月15号的日报先写偏差", said), None);
         assert_eq!(valid_until("until the audit is over, CAPAs first", said), None);
+        assert!(names_an_end("3月2号之前，周报都附上偏差"));
+        assert!(!names_an_end("之前的周报附上偏差"));
     }
 }
