@@ -21,7 +21,7 @@ use crate::mcp::DreamdMcp;
 use crate::tools::{Access, Engine, Grant};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, MatchedPath, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -109,6 +109,7 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
     if let Some(metrics) = metrics {
         router = router.route_layer(middleware::from_fn_with_state(metrics, metrics::track));
     }
+    router = router.route_layer(middleware::from_fn(log_server_errors));
     Ok(router
         .fallback(pages::not_found)
         .with_state(app)
@@ -131,6 +132,20 @@ fn mcp_service(
         Arc::new(LocalSessionManager::default()),
         config,
     )
+}
+
+/// Logs every answer of 500 or more by method and route (the route's
+/// pattern, never the ids in the path): a failure a client sees is one the
+/// operator can find.
+async fn log_server_errors(route: Option<MatchedPath>, request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let status = response.status();
+    if status.is_server_error() {
+        let route = route.as_ref().map_or("(none)", MatchedPath::as_str);
+        tracing::error!(%method, route, status = status.as_u16(), "an HTTP request failed");
+    }
+    response
 }
 
 /// Refuses an MCP request without a valid bearer token (401) and attaches

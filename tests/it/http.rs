@@ -677,3 +677,44 @@ async fn pages_speak_the_browsers_language_and_check_every_form() {
     assert_eq!(edit.status(), 400);
     assert!(!edit.text().await.unwrap().contains("Abc@12345-hunter"));
 }
+
+/// After login a browser goes back only to a path of this site: a `next`
+/// with a tab, line break or other control character (which browsers drop,
+/// turning `/<TAB>/evil.example` into `//evil.example`) goes to `/`, and no
+/// `next` makes the answer fail after the session is set.
+#[tokio::test(flavor = "multi_thread")]
+async fn login_returns_only_to_a_path_of_this_site() {
+    let d = with_tokens(Dreamd::sqlite());
+    let served = Served::start(&d);
+    let browser =
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let cases = [
+        ("/u/jay?cursor=a%20b", "/u/jay?cursor=a%20b"),
+        ("/\t/evil.example/x", "/"),
+        ("/\r/evil.example", "/"),
+        ("/\n/evil.example", "/"),
+        ("/\r\nSet-Cookie: x=1", "/"),
+        ("/\x0b/evil.example", "/"),
+        ("/ /evil.example", "/"),
+        ("/\u{3000}/evil.example", "/"),
+        ("/\\/evil.example", "/"),
+        ("//evil.example", "/"),
+        ("https://evil.example", "/"),
+    ];
+    for (next, expected) in cases {
+        let form = browser.get(served.url("/login")).send().await.unwrap();
+        let nonce_cookie =
+            form.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
+        let nonce = csrf_of(&form.text().await.unwrap());
+        let answer = browser
+            .post(served.url("/login"))
+            .header("cookie", nonce_cookie)
+            .form_body(&[("token", JAY_TOKEN), ("csrf", &nonce), ("next", next)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 303, "next {next:?}");
+        assert_eq!(answer.headers()["location"], expected, "next {next:?}");
+    }
+    assert!(!served.log().contains("\"level\":\"ERROR\""), "{}", served.log());
+}
