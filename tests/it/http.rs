@@ -6,6 +6,7 @@
 use crate::helpers::{Dreamd, NOW, examples, line, scenarios_on_both_backends};
 use crate::served::{ADMIN_TOKEN, EMMA_TOKEN, JAY_TOKEN, Served, with_tokens};
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 struct Api {
     served: Served,
@@ -717,4 +718,63 @@ async fn login_returns_only_to_a_path_of_this_site() {
         assert_eq!(answer.headers()["location"], expected, "next {next:?}");
     }
     assert!(!served.log().contains("\"level\":\"ERROR\""), "{}", served.log());
+}
+
+/// Connects to `served` and sends the start of a request, never its end.
+async fn half_sent_request(served: &Served) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let address = served.base.strip_prefix("http://").unwrap();
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    stream
+}
+
+/// Waits for the server to close `stream` (at most `within`); how long it took.
+async fn closed_by_server(mut stream: tokio::net::TcpStream, within: Duration) -> Duration {
+    use tokio::io::AsyncReadExt;
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(within, stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the connection is still open after {within:?}");
+    started.elapsed()
+}
+
+/// A client that sends part of a request and nothing more is cut off after
+/// `http.header_timeout_secs`, and while `http.max_connections` such
+/// clients hold every slot, others wait only that long.
+#[tokio::test(flavor = "multi_thread")]
+async fn half_sent_requests_are_closed_after_the_header_timeout() {
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__HEADER_TIMEOUT_SECS", "1")
+        .env("DREAMD_HTTP__MAX_CONNECTIONS", "2");
+    let served = Served::start(&d);
+    let holders = [half_sent_request(&served).await, half_sent_request(&served).await];
+    let health = tokio::spawn(reqwest::get(served.url("/healthz")));
+    for stream in holders {
+        assert!(closed_by_server(stream, Duration::from_secs(10)).await < Duration::from_secs(5));
+    }
+    let health = tokio::time::timeout(Duration::from_secs(10), health).await;
+    assert_eq!(health.expect("healthz answers").unwrap().unwrap().status(), 200);
+}
+
+/// SIGTERM closes idle connections and those still sending headers at
+/// once: neither the header timeout nor the shutdown bound is waited for.
+#[tokio::test(flavor = "multi_thread")]
+async fn half_open_connections_do_not_hold_up_shutdown() {
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__HEADER_TIMEOUT_SECS", "60")
+        .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "60");
+    let served = Served::start(&d);
+    let mut held = Vec::new();
+    for _ in 0..20 {
+        held.push(half_sent_request(&served).await);
+    }
+    let client = reqwest::Client::new();
+    // Kept alive by the client: an idle connection once answered. Accepting
+    // is in order, so the answer also says every half-sent one was accepted.
+    assert_eq!(client.get(served.url("/healthz")).send().await.unwrap().status(), 200);
+    let started = Instant::now();
+    assert_eq!(served.stop(), 0);
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    drop(held);
 }
