@@ -440,7 +440,9 @@ impl<'a, S: Store> Manager<'a, S> {
         self.record(memory).await
     }
 
-    /// A memory's source must be a conversation of its user, and a message in it.
+    /// A memory's source must be a conversation of its user, and a message in
+    /// it. The refusal names the argument, never its value: an agent may have
+    /// put anything in it.
     async fn check_source(
         &self,
         user_id: &str,
@@ -450,17 +452,16 @@ impl<'a, S: Store> Manager<'a, S> {
         let found =
             self.store.conversation_owner(conversation, message.unwrap_or_default()).await?;
         let why = match found {
-            None => format!("conversation '{conversation}' not found"),
+            None => "conversation_id (--conversation): no such conversation",
             Some((owner, _)) if owner != user_id => {
-                format!("conversation '{conversation}' belongs to another user")
+                "conversation_id (--conversation): the conversation belongs to another user"
             }
-            Some((_, false)) if message.is_some() => format!(
-                "message '{}' not found in conversation '{conversation}'",
-                message.unwrap_or_default()
-            ),
+            Some((_, false)) if message.is_some() => {
+                "message_id (--message): no such message in the conversation"
+            }
             Some(_) => return Ok(()),
         };
-        Err(Error::Invalid(format!("--conversation/--message: {why}")))
+        Err(Error::Invalid(why.into()))
     }
 
     async fn equal_active(

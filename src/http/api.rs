@@ -47,7 +47,8 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
     /// `unauthorized`, `forbidden`, `not_found`, `invalid_argument`, `never_store`,
-    /// `stale`, `payload_too_large`, `unsupported_media_type` or `internal`.
+    /// `stale`, `method_not_allowed`, `not_acceptable`, `payload_too_large`,
+    /// `unsupported_media_type`, `internal` or `unavailable`.
     pub code: String,
     /// Why, in words that never repeat the refused text.
     pub message: String,
@@ -139,13 +140,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<JsonBody<T>, ApiError> {
-        let json = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-        if !json {
+        if !is_json(request.headers()) {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
@@ -161,6 +156,15 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         })?;
         read_json(&bytes).map(JsonBody)
     }
+}
+
+/// Whether a request or answer says its body is `application/json`.
+pub fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// Deserialises `bytes`, naming the failing argument without its value.
@@ -210,6 +214,7 @@ impl utoipa::IntoResponses for Refusals {
             ("401", "No bearer token, or one that is not in http.tokens"),
             ("403", "The token may not act for this user, or the id belongs to another user"),
             ("404", "No such memory or suggestion"),
+            ("405", "The path does not take this method"),
             ("409", "The record changed meanwhile (stale)"),
             ("413", "The body is larger than 1 MiB"),
             ("415", "The body is not application/json"),
@@ -455,6 +460,15 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
 pub async fn openapi(State(app): State<Arc<App>>) -> Response {
     ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], app.openapi.clone())
         .into_response()
+}
+
+/// The answer to a method a path does not take (axum's own is an empty 405).
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this path does not take this method; /v1/openapi.json lists each path's methods",
+    )
 }
 
 /// The answer to a `/v1` path that names no endpoint.

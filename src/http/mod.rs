@@ -25,6 +25,7 @@ use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, MatchedPath, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use http::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -111,6 +112,7 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
     });
     let mcp = Router::new()
         .route_service("/mcp", mcp_service(options.engine, stop))
+        .layer(middleware::from_fn(mcp_refusals))
         .layer(middleware::from_fn_with_state(app.clone(), grant_from_token));
     let mut router = api.merge(mcp).merge(pages::routes());
     if let Some(metrics) = metrics {
@@ -118,6 +120,7 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
     }
     router = router.route_layer(middleware::from_fn(log_server_errors));
     Ok(router
+        .method_not_allowed_fallback(api::method_not_allowed)
         .fallback(pages::not_found)
         .with_state(app)
         .layer(middleware::from_fn(limit_body))
@@ -153,6 +156,60 @@ async fn log_server_errors(route: Option<MatchedPath>, request: Request, next: N
         tracing::error!(%method, route, status = status.as_u16(), "an HTTP request failed");
     }
     response
+}
+
+/// rmcp answers a request it cannot take in plain text, some of which
+/// repeats what the client sent (the JSON parser's message, an unknown
+/// protocol version): every such answer becomes the refusal JSON of spec §13,
+/// in words of our own.
+async fn mcp_refusals(request: Request, next: Next) -> Response {
+    let sent_json = api::is_json(request.headers());
+    let response = next.run(request).await;
+    let status = response.status();
+    let refused = status.is_client_error() || status.is_server_error();
+    if !refused || api::is_json(response.headers()) {
+        return response;
+    }
+    mcp_refusal(status, sent_json).into_response()
+}
+
+/// The refusal for a plain-text answer of rmcp with `status`; `sent_json`:
+/// the request said its body was JSON (so a 415 means it did not parse).
+fn mcp_refusal(status: StatusCode, sent_json: bool) -> api::ApiError {
+    use api::ApiError;
+    match status {
+        StatusCode::UNSUPPORTED_MEDIA_TYPE if sent_json => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+            "the body is not a JSON-RPC message",
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::new(
+            status,
+            "unsupported_media_type",
+            "send JSON-RPC messages with Content-Type: application/json",
+        ),
+        StatusCode::NOT_ACCEPTABLE => ApiError::new(
+            status,
+            "not_acceptable",
+            "send Accept: application/json, text/event-stream",
+        ),
+        StatusCode::NOT_FOUND => {
+            ApiError::new(status, "not_found", "no such MCP session; start one with initialize")
+        }
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            status,
+            "method_not_allowed",
+            "/mcp takes POST, and GET and DELETE within a session",
+        ),
+        s if s.is_server_error() => {
+            ApiError::new(status, "internal", "the MCP transport failed to answer")
+        }
+        _ => ApiError::new(
+            status,
+            "invalid_argument",
+            "the request does not fit MCP over streamable HTTP (its headers or its session)",
+        ),
+    }
 }
 
 /// Refuses an MCP request without a valid bearer token (401) and attaches

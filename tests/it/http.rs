@@ -398,8 +398,41 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         400
     );
 
+    let long_user = format!("emma-{}", "x".repeat(100_000));
+    let (status, _, message) =
+        refusal(api.post(JAY_TOKEN, "recall", json!({"user_id": long_user})).await);
+    assert!(status == 403 && message.len() < 200 && !message.contains("emma-"), "{message}");
+    let missing_id = "no-such-memory-Hunter2Secret";
+    for answer in [
+        api.post(JAY_TOKEN, "disable", json!({"user_id": "jay", "memory_id": missing_id})).await,
+        api.get(JAY_TOKEN, &format!("/v1/memories/{missing_id}")).await,
+    ] {
+        let (status, _, message) = refusal(answer);
+        assert!(status == 404 && !message.contains("Hunter2"), "{message}");
+    }
+    let unknown_source = json!({"user_id": "jay", "kind": "background", "scope": "global",
+        "text": "I work on yoghurt cultures", "conversation_id": "password=Hunter2Secret!"});
+    let (status, _, message) = refusal(api.post(JAY_TOKEN, "remember", unknown_source).await);
+    assert!(status == 400 && message.contains("conversation_id"), "{message}");
+    assert!(!message.contains("Hunter2"), "{message}");
+    let (status, code, _) = refusal(api.get(JAY_TOKEN, "/v1/recall").await);
+    assert_eq!((status, code.as_str()), (405, "method_not_allowed"));
+    let mcp = |content_type: &'static str, body: &'static str| {
+        api.client
+            .post(api.served.url("/mcp"))
+            .bearer_auth(JAY_TOKEN)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let (status, code, message) =
+        refusal(api.send(mcp("application/json", "{\"password\": \"Hunter2Secret!")).await);
+    assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{message}");
+    assert!(!message.contains("Hunter2"), "{message}");
+    assert_eq!(refusal(api.send(mcp("text/plain", "{}")).await).0, 415);
+
     let log = api.served.log();
-    for never in [JAY_TOKEN, EMMA_TOKEN, ADMIN_TOKEN, secret, phone] {
+    for never in [JAY_TOKEN, EMMA_TOKEN, ADMIN_TOKEN, secret, phone, "Hunter2"] {
         assert!(!log.contains(never), "the log carries {never}:\n{log}");
     }
 }
