@@ -483,7 +483,32 @@ pub async fn no_such_endpoint() -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::{Actor, Kind, Origin, Status, SuggestionOp, SuggestionStatus};
     use crate::tools::args::RememberArgs;
+    use serde_json::{Value, json};
+
+    #[test]
+    fn the_documents_enums_and_limits_are_what_the_api_takes() {
+        let doc = serde_json::to_value(super::super::openapi_document()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let wire = [
+            ("Kind", Kind::ALL.iter().map(|n| n.as_str()).collect::<Vec<_>>()),
+            ("Status", Status::ALL.iter().map(|n| n.as_str()).collect()),
+            ("Origin", Origin::ALL.iter().map(|n| n.as_str()).collect()),
+            ("SuggestionStatus", SuggestionStatus::ALL.iter().map(|n| n.as_str()).collect()),
+            ("SuggestionOp", SuggestionOp::ALL.iter().map(|n| n.as_str()).collect()),
+            ("Actor", Actor::ALL.iter().map(|n| n.as_str()).collect()),
+        ];
+        for (schema, names) in wire {
+            assert_eq!(schemas[schema]["enum"], json!(names), "{schema}");
+        }
+        assert_eq!(schemas["RecallArgs"]["properties"]["limit"]["minimum"], 1);
+        for path in ["/v1/memories", "/v1/suggestions", "/v1/loads"] {
+            let parameters = doc["paths"][path]["get"]["parameters"].as_array().unwrap();
+            let limit = parameters.iter().find(|p| p["name"] == "limit").unwrap();
+            assert_eq!(limit["schema"]["minimum"], Value::from(1), "{path}");
+        }
+    }
 
     #[test]
     fn a_body_that_does_not_fit_is_described_without_its_values() {

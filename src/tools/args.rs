@@ -17,6 +17,8 @@ pub struct RecallArgs {
     #[serde(default)]
     pub scopes: Vec<String>,
     /// How many memories at most (default 5, at most 8).
+    #[schema(minimum = 1)]
+    #[schemars(range(min = 1))]
     pub limit: Option<usize>,
     /// The conversation the memories are loaded into; recorded so the answer can be traced to them.
     pub conversation_id: Option<String>,
@@ -90,6 +92,7 @@ pub struct MemoryQuery {
     /// Only memories in this scope.
     pub scope: Option<String>,
     /// Page size (default 50, at most 200).
+    #[param(minimum = 1)]
     pub limit: Option<usize>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -109,6 +112,7 @@ pub struct SuggestionQuery {
     /// Only suggestions in this scope.
     pub scope: Option<String>,
     /// Page size (default 50, at most 200).
+    #[param(minimum = 1)]
     pub limit: Option<usize>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -122,6 +126,7 @@ pub struct LoadQuery {
     /// Only loads into this conversation.
     pub conversation_id: Option<String>,
     /// Page size (default 50, at most 200).
+    #[param(minimum = 1)]
     pub limit: Option<usize>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
