@@ -171,17 +171,10 @@ pub fn is_json(headers: &http::HeaderMap) -> bool {
 fn read_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if inner.is_syntax() || inner.is_eof() {
+        if e.inner().is_syntax() || e.inner().is_eof() {
             return ApiError::invalid("the body is not valid JSON");
         }
-        let message = inner.to_string();
-        match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
-            Some(field) => ApiError::invalid(format!("argument '{field}' is required")),
-            None if path == "." => ApiError::invalid("the body must be a JSON object of arguments"),
-            None => ApiError::invalid(format!("argument '{path}' has the wrong type or value")),
-        }
+        ApiError::invalid(crate::tools::args::mismatch(e))
     })?;
     deserializer.end().map_err(|_| ApiError::invalid("the body holds more than one JSON value"))?;
     Ok(value)
@@ -519,7 +512,7 @@ mod tests {
             "{\"user_id\": \"jay\", \"kind\": \"background\", \"scope\": \"global\", \"text\": [\"hunter2-secret\"]}",
         );
         assert!(typed.contains("'text'") && !typed.contains("hunter2"), "{typed}");
-        assert_eq!(refuse("[\"hunter2-secret\"]"), "the body must be a JSON object of arguments");
+        assert_eq!(refuse("[\"hunter2-secret\"]"), "the arguments must be a JSON object");
         assert_eq!(refuse("{} {}"), "argument 'user_id' is required");
     }
 }

@@ -7,6 +7,24 @@ use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+/// Why arguments do not fit their type, naming the argument that fails and
+/// never the value it holds (a caller may have put anything there): the
+/// words every transport uses.
+pub fn mismatch(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = e.path().to_string();
+    let message = e.into_inner().to_string();
+    match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
+        Some(field) => format!("argument '{field}' is required"),
+        None if path == "." => "the arguments must be a JSON object".to_owned(),
+        None => format!("argument '{path}' has the wrong type or value"),
+    }
+}
+
+/// Reads a tool's arguments from JSON, refused as [`mismatch`] says.
+pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(mismatch)
+}
+
 /// `recall`. New optional arguments go here and into `Tools::recall`; every
 /// transport picks them up from this one type.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]

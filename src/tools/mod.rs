@@ -77,7 +77,7 @@ impl Refusal {
         Refusal { code, message: message.into() }
     }
 
-    fn invalid(message: impl Into<String>) -> Refusal {
+    pub fn invalid(message: impl Into<String>) -> Refusal {
         Refusal::new(Code::InvalidArgument, message)
     }
 }
