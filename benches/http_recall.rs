@@ -203,10 +203,17 @@ async fn serve(
     if placement == Placement::InTheDaemon {
         let engine = engine(store.clone(), detector);
         let listener = dreamd::http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-        let options = dreamd::http::Options { engine, tokens, metrics_on: false, runs: None };
+        let options = dreamd::http::Options {
+            engine,
+            tokens,
+            metrics_on: false,
+            runs: None,
+            limits: config.http.limits,
+        };
         let server = dreamd::http::start(listener, options).await.unwrap();
         return (server.address(), Running::InTheDaemon(server));
     }
+    let limits = config.http.limits;
     let (address_tx, address_rx) = tokio::sync::oneshot::channel();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::spawn(move || {
@@ -214,7 +221,8 @@ async fn serve(
         runtime.block_on(async move {
             let engine = engine(SqliteStore::open(&db).await.unwrap(), detector);
             let listener = dreamd::http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-            let options = dreamd::http::Options { engine, tokens, metrics_on: false, runs: None };
+            let options =
+                dreamd::http::Options { engine, tokens, metrics_on: false, runs: None, limits };
             let server = dreamd::http::start(listener, options).await.unwrap();
             address_tx.send(server.address()).unwrap();
             stop_rx.await.unwrap();

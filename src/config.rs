@@ -177,6 +177,8 @@ pub struct ExtraNeverStore {
 pub struct HttpSection {
     pub listen: String,
     pub tokens: Vec<HttpToken>,
+    pub header_timeout_secs: u64,
+    pub max_connections: u32,
 }
 
 /// One bearer token of the HTTP API (spec §13): the variable that holds it
@@ -188,6 +190,10 @@ pub struct HttpToken {
     pub users: Vec<String>,
 }
 
+/// The most connections `http.max_connections` may allow: beyond it a
+/// server runs out of file descriptors before it reaches the cap.
+const MAX_HTTP_CONNECTIONS: u32 = 65_536;
+
 /// The HTTP API and review pages (`http`, spec §13).
 #[derive(Debug, Clone)]
 pub struct Http {
@@ -195,6 +201,19 @@ pub struct Http {
     pub listen: Option<std::net::SocketAddr>,
     /// The tokens, by the variables that hold them; read at start-up.
     pub tokens: Vec<HttpToken>,
+    pub limits: ConnectionLimits,
+}
+
+/// What keeps slow, idle or numerous clients from holding the HTTP server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// How long a client has to send a request's headers, from its first
+    /// byte or, on a kept-alive connection, from the previous answer
+    /// (`http.header_timeout_secs`); then the connection is closed.
+    pub header_timeout: std::time::Duration,
+    /// Connections served at once (`http.max_connections`); more wait in the
+    /// listen queue until one ends.
+    pub max_connections: u32,
 }
 
 /// Where the database lives, parsed from `database.url` (spec §10.16).
@@ -575,7 +594,20 @@ impl RawConfig {
                 ));
             }
         }
-        Ok(Http { listen, tokens: self.http.tokens.clone() })
+        if self.http.header_timeout_secs == 0 {
+            return Err(bad("http.header_timeout_secs", "must be at least 1".into()));
+        }
+        if !(1..=MAX_HTTP_CONNECTIONS).contains(&self.http.max_connections) {
+            return Err(bad(
+                "http.max_connections",
+                format!("must be from 1 to {MAX_HTTP_CONNECTIONS}"),
+            ));
+        }
+        let limits = ConnectionLimits {
+            header_timeout: std::time::Duration::from_secs(self.http.header_timeout_secs),
+            max_connections: self.http.max_connections,
+        };
+        Ok(Http { listen, tokens: self.http.tokens.clone(), limits })
     }
 
     /// The built-in detectors plus `never_store.extra`; a bad entry is named.
@@ -724,12 +756,21 @@ mod tests {
         assert_eq!(config.http.listen, Some("127.0.0.1:0".parse().unwrap()));
         assert_eq!(config.http.tokens[0].users, ["jay"]);
         assert_eq!(Config::from_toml("").unwrap().http.listen, None);
+        assert_eq!(
+            Config::from_toml("").unwrap().http.limits,
+            ConnectionLimits {
+                header_timeout: std::time::Duration::from_secs(10),
+                max_connections: 512
+            }
+        );
         for (bad, key) in [
             ("listen = \"localhost\"", "http.listen"),
             ("tokens = [{ token_env = \"\", users = [\"jay\"] }]", "http.tokens"),
             ("tokens = [{ token_env = \"T\", users = [] }]", "http.tokens"),
             ("tokens = [{ token_env = \"T\", users = [\"jay\"], token = \"x\" }]", "token"),
             ("port = 80", "http.port"),
+            ("header_timeout_secs = 0", "http.header_timeout_secs"),
+            ("max_connections = 0", "http.max_connections"),
         ] {
             let err = Config::from_toml(&format!("[http]\n{bad}\n")).unwrap_err().to_string();
             assert!(err.contains(key), "{bad}: {err}");

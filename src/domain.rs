@@ -43,10 +43,14 @@ pub fn truncate_time(t: Time) -> Time {
 }
 
 /// Declares a closed set of names with their spelling in storage, JSON and the CLI.
+/// Every spelling is its variant's name in snake_case: utoipa does not read a
+/// `rename` whose value comes from a macro argument, so the OpenAPI schema
+/// takes the spelling from `rename_all` (a unit test holds the two equal).
 macro_rules! names {
     ($(#[$meta:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
+        #[schema(rename_all = "snake_case")]
         pub enum $name { $(#[serde(rename = $text)] $variant),+ }
 
         impl $name {
@@ -624,6 +628,37 @@ pub fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each name is spelt as its variant in snake_case, which is what the
+    /// OpenAPI schemas say (`names!` explains why they cannot read the spelling).
+    fn spelt_in_snake_case<T: fmt::Debug + fmt::Display>(all: &[T]) {
+        for name in all {
+            let mut snake = String::new();
+            for (i, c) in format!("{name:?}").chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    snake.push('_');
+                }
+                snake.push(c.to_ascii_lowercase());
+            }
+            assert_eq!(name.to_string(), snake);
+        }
+    }
+
+    #[test]
+    fn every_name_is_its_variant_in_snake_case() {
+        spelt_in_snake_case(Kind::ALL);
+        spelt_in_snake_case(Role::ALL);
+        spelt_in_snake_case(Origin::ALL);
+        spelt_in_snake_case(Status::ALL);
+        spelt_in_snake_case(Actor::ALL);
+        spelt_in_snake_case(Durability::ALL);
+        spelt_in_snake_case(SlipState::ALL);
+        spelt_in_snake_case(SuggestionOp::ALL);
+        spelt_in_snake_case(SuggestionStatus::ALL);
+        spelt_in_snake_case(DropReason::ALL);
+        spelt_in_snake_case(RejectReason::ALL);
+        spelt_in_snake_case(Applied::ALL);
+    }
 
     #[test]
     fn scopes_parse_as_spec_3_says() {

@@ -477,7 +477,9 @@ impl<'a, S: Store> Manager<'a, S> {
         self.record(memory).await
     }
 
-    /// A memory's source must be a conversation of its user, and a message in it.
+    /// A memory's source must be a conversation of its user, and a message in
+    /// it. The refusal names the argument, never its value: an agent may have
+    /// put anything in it.
     async fn check_source(
         &self,
         user_id: &str,
@@ -485,14 +487,13 @@ impl<'a, S: Store> Manager<'a, S> {
         message: Option<&str>,
     ) -> Result<()> {
         let why = match self.conversation_of(user_id, conversation, message).await? {
-            None => format!("conversation '{conversation}' not found"),
-            Some(false) if message.is_some() => format!(
-                "message '{}' not found in conversation '{conversation}'",
-                message.unwrap_or_default()
-            ),
+            None => "conversation_id (--conversation): no such conversation",
+            Some(false) if message.is_some() => {
+                "message_id (--message): no such message in the conversation"
+            }
             Some(_) => return Ok(()),
         };
-        Err(Error::Invalid(format!("--conversation/--message: {why}")))
+        Err(Error::Invalid(why.into()))
     }
 
     /// Whether `conversation` exists (`None`: not ingested) and holds
@@ -504,9 +505,9 @@ impl<'a, S: Store> Manager<'a, S> {
         message: Option<&str>,
     ) -> Result<Option<bool>> {
         match self.store.conversation_owner(conversation, message.unwrap_or_default()).await? {
-            Some((owner, _)) if owner != user_id => Err(Error::Invalid(format!(
-                "--conversation: conversation '{conversation}' belongs to another user"
-            ))),
+            Some((owner, _)) if owner != user_id => Err(Error::Invalid(
+                "conversation_id (--conversation): the conversation belongs to another user".into(),
+            )),
             found => Ok(found.map(|(_, holds_message)| holds_message)),
         }
     }

@@ -47,7 +47,8 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
     /// `unauthorized`, `forbidden`, `not_found`, `invalid_argument`, `never_store`,
-    /// `stale`, `payload_too_large`, `unsupported_media_type` or `internal`.
+    /// `stale`, `method_not_allowed`, `not_acceptable`, `payload_too_large`,
+    /// `unsupported_media_type`, `internal` or `unavailable`.
     pub code: String,
     /// Why, in words that never repeat the refused text.
     pub message: String,
@@ -139,13 +140,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<JsonBody<T>, ApiError> {
-        let json = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-        if !json {
+        if !is_json(request.headers()) {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
@@ -163,21 +158,23 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     }
 }
 
+/// Whether a request or answer says its body is `application/json`.
+pub fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
 /// Deserialises `bytes`, naming the failing argument without its value.
 fn read_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if inner.is_syntax() || inner.is_eof() {
+        if e.inner().is_syntax() || e.inner().is_eof() {
             return ApiError::invalid("the body is not valid JSON");
         }
-        let message = inner.to_string();
-        match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
-            Some(field) => ApiError::invalid(format!("argument '{field}' is required")),
-            None if path == "." => ApiError::invalid("the body must be a JSON object of arguments"),
-            None => ApiError::invalid(format!("argument '{path}' has the wrong type or value")),
-        }
+        ApiError::invalid(crate::tools::args::mismatch(e))
     })?;
     deserializer.end().map_err(|_| ApiError::invalid("the body holds more than one JSON value"))?;
     Ok(value)
@@ -210,6 +207,7 @@ impl utoipa::IntoResponses for Refusals {
             ("401", "No bearer token, or one that is not in http.tokens"),
             ("403", "The token may not act for this user, or the id belongs to another user"),
             ("404", "No such memory or suggestion"),
+            ("405", "The path does not take this method"),
             ("409", "The record changed meanwhile (stale)"),
             ("413", "The body is larger than 1 MiB"),
             ("415", "The body is not application/json"),
@@ -457,6 +455,15 @@ pub async fn openapi(State(app): State<Arc<App>>) -> Response {
         .into_response()
 }
 
+/// The answer to a method a path does not take (axum's own is an empty 405).
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this path does not take this method; /v1/openapi.json lists each path's methods",
+    )
+}
+
 /// The answer to a `/v1` path that names no endpoint.
 pub async fn no_such_endpoint() -> ApiError {
     ApiError::new(
@@ -469,7 +476,32 @@ pub async fn no_such_endpoint() -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::{Actor, Kind, Origin, Status, SuggestionOp, SuggestionStatus};
     use crate::tools::args::RememberArgs;
+    use serde_json::{Value, json};
+
+    #[test]
+    fn the_documents_enums_and_limits_are_what_the_api_takes() {
+        let doc = serde_json::to_value(super::super::openapi_document()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let wire = [
+            ("Kind", Kind::ALL.iter().map(|n| n.as_str()).collect::<Vec<_>>()),
+            ("Status", Status::ALL.iter().map(|n| n.as_str()).collect()),
+            ("Origin", Origin::ALL.iter().map(|n| n.as_str()).collect()),
+            ("SuggestionStatus", SuggestionStatus::ALL.iter().map(|n| n.as_str()).collect()),
+            ("SuggestionOp", SuggestionOp::ALL.iter().map(|n| n.as_str()).collect()),
+            ("Actor", Actor::ALL.iter().map(|n| n.as_str()).collect()),
+        ];
+        for (schema, names) in wire {
+            assert_eq!(schemas[schema]["enum"], json!(names), "{schema}");
+        }
+        assert_eq!(schemas["RecallArgs"]["properties"]["limit"]["minimum"], 1);
+        for path in ["/v1/memories", "/v1/suggestions", "/v1/loads"] {
+            let parameters = doc["paths"][path]["get"]["parameters"].as_array().unwrap();
+            let limit = parameters.iter().find(|p| p["name"] == "limit").unwrap();
+            assert_eq!(limit["schema"]["minimum"], Value::from(1), "{path}");
+        }
+    }
 
     #[test]
     fn a_body_that_does_not_fit_is_described_without_its_values() {
@@ -480,7 +512,7 @@ mod tests {
             "{\"user_id\": \"jay\", \"kind\": \"background\", \"scope\": \"global\", \"text\": [\"hunter2-secret\"]}",
         );
         assert!(typed.contains("'text'") && !typed.contains("hunter2"), "{typed}");
-        assert_eq!(refuse("[\"hunter2-secret\"]"), "the body must be a JSON object of arguments");
+        assert_eq!(refuse("[\"hunter2-secret\"]"), "the arguments must be a JSON object");
         assert_eq!(refuse("{} {}"), "argument 'user_id' is required");
     }
 }

@@ -16,21 +16,28 @@ mod lang;
 pub mod metrics;
 mod pages;
 
+use crate::config::ConnectionLimits;
 use crate::error::{Error, Result};
 use crate::mcp::DreamdMcp;
 use crate::tools::{Access, Engine, Grant};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, MatchedPath, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use http::StatusCode;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -57,6 +64,7 @@ pub struct Options {
     pub metrics_on: bool,
     /// The run counters of the service the server runs beside, if any.
     pub runs: Option<metrics::RunMetrics>,
+    pub limits: ConnectionLimits,
 }
 
 /// The `/v1` endpoints, `/healthz` and `/metrics`, each registered with its
@@ -104,12 +112,15 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
     });
     let mcp = Router::new()
         .route_service("/mcp", mcp_service(options.engine, stop))
+        .layer(middleware::from_fn(mcp_refusals))
         .layer(middleware::from_fn_with_state(app.clone(), grant_from_token));
     let mut router = api.merge(mcp).merge(pages::routes());
     if let Some(metrics) = metrics {
         router = router.route_layer(middleware::from_fn_with_state(metrics, metrics::track));
     }
+    router = router.route_layer(middleware::from_fn(log_server_errors));
     Ok(router
+        .method_not_allowed_fallback(api::method_not_allowed)
         .fallback(pages::not_found)
         .with_state(app)
         .layer(middleware::from_fn(limit_body))
@@ -131,6 +142,74 @@ fn mcp_service(
         Arc::new(LocalSessionManager::default()),
         config,
     )
+}
+
+/// Logs every answer of 500 or more by method and route (the route's
+/// pattern, never the ids in the path): a failure a client sees is one the
+/// operator can find.
+async fn log_server_errors(route: Option<MatchedPath>, request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let status = response.status();
+    if status.is_server_error() {
+        let route = route.as_ref().map_or("(none)", MatchedPath::as_str);
+        tracing::error!(%method, route, status = status.as_u16(), "an HTTP request failed");
+    }
+    response
+}
+
+/// rmcp answers a request it cannot take in plain text, some of which
+/// repeats what the client sent (the JSON parser's message, an unknown
+/// protocol version): every such answer becomes the refusal JSON of spec §13,
+/// in words of our own.
+async fn mcp_refusals(request: Request, next: Next) -> Response {
+    let sent_json = api::is_json(request.headers());
+    let response = next.run(request).await;
+    let status = response.status();
+    let refused = status.is_client_error() || status.is_server_error();
+    if !refused || api::is_json(response.headers()) {
+        return response;
+    }
+    mcp_refusal(status, sent_json).into_response()
+}
+
+/// The refusal for a plain-text answer of rmcp with `status`; `sent_json`:
+/// the request said its body was JSON (so a 415 means it did not parse).
+fn mcp_refusal(status: StatusCode, sent_json: bool) -> api::ApiError {
+    use api::ApiError;
+    match status {
+        StatusCode::UNSUPPORTED_MEDIA_TYPE if sent_json => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+            "the body is not a JSON-RPC message",
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::new(
+            status,
+            "unsupported_media_type",
+            "send JSON-RPC messages with Content-Type: application/json",
+        ),
+        StatusCode::NOT_ACCEPTABLE => ApiError::new(
+            status,
+            "not_acceptable",
+            "send Accept: application/json, text/event-stream",
+        ),
+        StatusCode::NOT_FOUND => {
+            ApiError::new(status, "not_found", "no such MCP session; start one with initialize")
+        }
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            status,
+            "method_not_allowed",
+            "/mcp takes POST, and GET and DELETE within a session",
+        ),
+        s if s.is_server_error() => {
+            ApiError::new(status, "internal", "the MCP transport failed to answer")
+        }
+        _ => ApiError::new(
+            status,
+            "invalid_argument",
+            "the request does not fit MCP over streamable HTTP (its headers or its session)",
+        ),
+    }
 }
 
 /// Refuses an MCP request without a valid bearer token (401) and attaches
@@ -179,7 +258,7 @@ async fn discard_some(body: Body) {
 pub struct Server {
     address: SocketAddr,
     stop: CancellationToken,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    task: tokio::task::JoinHandle<()>,
     /// Kept to write the loads still queued when the server stops.
     engine: Arc<dyn Engine>,
 }
@@ -200,13 +279,127 @@ pub async fn start(listener: TcpListener, options: Options) -> Result<Server> {
     }
     let stop = CancellationToken::new();
     let engine = options.engine.clone();
+    let limits = options.limits;
     let router = router(options, &stop)?;
-    let shutdown = stop.clone().cancelled_owned();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router).with_graceful_shutdown(shutdown).await
-    });
+    let task = tokio::spawn(serve(listener, router, limits, stop.clone()));
     tracing::info!(address = %address, "HTTP server listening");
     Ok(Server { address, stop, task, engine })
+}
+
+/// How long accepting waits after it failed (out of file descriptors, say)
+/// before it tries again, so that a failing accept does not spin.
+const ACCEPT_RETRY: Duration = Duration::from_millis(100);
+
+/// Accepts connections until `stop`, at most `limits.max_connections` at
+/// once (the rest wait in the listen queue), then waits for the
+/// connections still answering a request.
+async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: ConnectionLimits,
+    stop: CancellationToken,
+) {
+    let slots = Arc::new(Semaphore::new(limits.max_connections as usize));
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot,
+            () = stop.cancelled() => break,
+        };
+        let Ok(slot) = slot else { break };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = stop.cancelled() => break,
+        };
+        match accepted {
+            Ok((stream, _)) => {
+                let connection =
+                    serve_connection(stream, router.clone(), limits.header_timeout, stop.clone());
+                tokio::spawn(async move {
+                    connection.await;
+                    drop(slot);
+                });
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "accepting an HTTP connection failed");
+                tokio::time::sleep(ACCEPT_RETRY).await;
+            }
+        }
+    }
+    // Each connection holds a slot until it ends: all slots back, all ended.
+    let _all = slots.acquire_many(limits.max_connections).await;
+}
+
+/// Serves one connection (HTTP/1.1, kept alive). Its request headers must
+/// arrive within `header_timeout`, counted from the previous answer on a
+/// kept-alive connection, else it is closed. At `stop`, a connection with a
+/// request in flight finishes that answer and closes; an idle one, or one
+/// still sending headers, is closed at once and holds nothing up.
+async fn serve_connection(
+    stream: TcpStream,
+    router: Router,
+    header_timeout: Duration,
+    stop: CancellationToken,
+) {
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let requests = in_flight.clone();
+    let service = hyper::service::service_fn(move |request: Request<hyper::body::Incoming>| {
+        let counted = InFlight::enter(&requests);
+        answer(router.clone(), request, counted)
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    tokio::select! {
+        ended = connection.as_mut() => {
+            if let Err(e) = ended {
+                tracing::debug!(error = %e, "an HTTP connection ended with an error");
+            }
+            return;
+        }
+        () = stop.cancelled() => {}
+    }
+    if in_flight.load(Ordering::SeqCst) == 0 {
+        return;
+    }
+    connection.as_mut().graceful_shutdown();
+    if let Err(e) = connection.await {
+        tracing::debug!(error = %e, "an HTTP connection ended with an error at shutdown");
+    }
+}
+
+/// The router's answer to one request; `counted` lives until the answer's
+/// body is written (it moves into the body), so that a request counts as in
+/// flight until the client has all of it.
+async fn answer(
+    router: Router,
+    request: Request<hyper::body::Incoming>,
+    counted: InFlight,
+) -> std::result::Result<Response, Infallible> {
+    use http_body_util::BodyExt;
+    let Ok(response) = router.oneshot(request).await;
+    Ok(response.map(|body| {
+        Body::new(body.map_frame(move |frame| {
+            let _held = &counted;
+            frame
+        }))
+    }))
+}
+
+/// One request of a connection being answered (see [`serve_connection`]).
+struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    fn enter(count: &Arc<AtomicUsize>) -> InFlight {
+        count.fetch_add(1, Ordering::SeqCst);
+        InFlight(count.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Server {
@@ -214,8 +407,9 @@ impl Server {
         self.address
     }
 
-    /// Stops taking connections and lets requests in flight finish for up
-    /// to `bound`; those still going then are dropped. The loads of the
+    /// Stops taking connections, closes idle ones and those still sending
+    /// headers, and lets requests in flight finish for up to `bound`; those
+    /// still going then are dropped. The loads of the
     /// requests answered are written before it returns.
     pub async fn stop(self, bound: Duration) {
         let engine = self.engine.clone();
@@ -227,8 +421,7 @@ impl Server {
         self.stop.cancel();
         let abort = self.task.abort_handle();
         match tokio::time::timeout(bound, self.task).await {
-            Ok(Ok(Ok(()))) => tracing::info!("HTTP server stopped"),
-            Ok(Ok(Err(e))) => tracing::warn!(error = %e, "HTTP server stopped with an error"),
+            Ok(Ok(())) => tracing::info!("HTTP server stopped"),
             Ok(Err(e)) => tracing::warn!(error = %e, "HTTP server task failed"),
             Err(_) => {
                 abort.abort();

@@ -315,12 +315,29 @@ struct Next {
     next: Option<String>,
 }
 
-/// Where to go after login: a path on this site only.
+/// Where to go after login: a path on this site only, else `/`. Browsers
+/// drop tabs and line breaks from a `Location` and read `\` as `/`, so
+/// `/<TAB>/evil.example` would leave the site: only visible ASCII is kept
+/// (what the pages' own links hold, percent-encoded), which is also always
+/// a valid header value.
 fn safe_next(next: Option<&str>) -> &str {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n,
+        Some(n) if is_same_site_path(n) => n,
         _ => "/",
     }
+}
+
+/// One leading `/`, not `//`, no `\`, and nothing but visible ASCII.
+fn is_same_site_path(path: &str) -> bool {
+    path.starts_with('/')
+        && !path.starts_with("//")
+        && path.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
+}
+
+/// The `Location` of the answer to a login, built before the session
+/// starts and infallible, so that a session is never set on a failed answer.
+fn after_login(next: Option<&str>) -> HeaderValue {
+    HeaderValue::from_str(safe_next(next)).unwrap_or_else(|_| HeaderValue::from_static("/"))
 }
 
 async fn login_form(headers: http::HeaderMap, Query(q): Query<Next>) -> Response {
@@ -387,11 +404,12 @@ async fn login(
     let (Some(access), true) = (access, nonce_ok) else {
         return render_login(lang, form.next.as_deref(), true);
     };
+    let location = after_login(form.next.as_deref());
     let Ok((id, _)) = app.sessions.start(access) else {
         let t = lang.text();
         return error_page(lang, StatusCode::INTERNAL_SERVER_ERROR, t.failed, t.failed);
     };
-    let mut response = Redirect::to(safe_next(form.next.as_deref())).into_response();
+    let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response();
     set_cookie(&mut response, &auth::set_cookie(SESSION_COOKIE, &id, SESSION_LIFETIME));
     set_cookie(&mut response, &auth::set_cookie(LOGIN_COOKIE, "", Duration::ZERO));
     response
@@ -1051,7 +1069,19 @@ mod tests {
         assert_eq!(memory_url("jay/x", "a b"), "/u/jay%2Fx/memories/a%20b");
         assert_eq!(encode("周"), "%E5%91%A8");
         assert_eq!(safe_next(Some("/u/jay")), "/u/jay");
-        for bad in ["//evil.example", "https://evil.example", "/\\evil", ""] {
+        for bad in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil",
+            "",
+            "/\t/evil.example/x",
+            "/\r/evil.example",
+            "/\n/evil.example",
+            "/\x0b/evil.example",
+            "/ /evil.example",
+            "/\u{3000}/evil.example",
+            "/u/jay\u{7f}",
+        ] {
             assert_eq!(safe_next(Some(bad)), "/", "{bad}");
         }
         assert_eq!(safe_next(None), "/");

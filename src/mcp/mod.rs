@@ -13,9 +13,12 @@ use crate::tools::{Access, Engine, Refusal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Content, Implementation, ServerCapabilities, ServerInfo};
+use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -28,6 +31,30 @@ pub struct DreamdMcp {
 }
 
 type ToolResult = std::result::Result<CallToolResult, ErrorData>;
+
+/// A tool's arguments as the call sent them: read, or refused with the
+/// argument that fails named and its value never repeated. rmcp's own
+/// reading answers a JSON-RPC error quoting the value (and logs it); this
+/// one never fails, so a mismatch becomes an `isError` result (spec §11.4).
+pub struct Checked<T>(std::result::Result<T, Refusal>);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Ok(Checked(crate::tools::args::from_value(value).map_err(Refusal::invalid)))
+    }
+}
+
+/// The schema of the arguments themselves, so the tool list is unchanged.
+impl<T: JsonSchema> JsonSchema for Checked<T> {
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
 
 /// The result of a tool as structured content (and the same JSON as text).
 fn respond<T: Serialize>(answer: std::result::Result<T, Refusal>) -> ToolResult {
@@ -64,10 +91,10 @@ impl DreamdMcp {
     )]
     async fn recall(
         &self,
-        Parameters(args): Parameters<RecallArgs>,
+        Parameters(Checked(args)): Parameters<Checked<RecallArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.recall(&self.access(&context), args).await)
+        respond(async { self.engine.recall(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -75,10 +102,10 @@ impl DreamdMcp {
     )]
     async fn remember(
         &self,
-        Parameters(args): Parameters<RememberArgs>,
+        Parameters(Checked(args)): Parameters<Checked<RememberArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.remember(&self.access(&context), args).await)
+        respond(async { self.engine.remember(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -86,28 +113,28 @@ impl DreamdMcp {
     )]
     async fn forget(
         &self,
-        Parameters(args): Parameters<MemoryArgs>,
+        Parameters(Checked(args)): Parameters<Checked<MemoryArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.forget(&self.access(&context), args).await)
+        respond(async { self.engine.forget(&self.access(&context), args?).await }.await)
     }
 
     #[tool(description = "Stop using a memory without deleting it (the user can enable it again).")]
     async fn disable(
         &self,
-        Parameters(args): Parameters<MemoryArgs>,
+        Parameters(Checked(args)): Parameters<Checked<MemoryArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.disable(&self.access(&context), args).await)
+        respond(async { self.engine.disable(&self.access(&context), args?).await }.await)
     }
 
     #[tool(description = "Use a disabled memory again.")]
     async fn enable(
         &self,
-        Parameters(args): Parameters<MemoryArgs>,
+        Parameters(Checked(args)): Parameters<Checked<MemoryArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.enable(&self.access(&context), args).await)
+        respond(async { self.engine.enable(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -115,10 +142,10 @@ impl DreamdMcp {
     )]
     async fn edit(
         &self,
-        Parameters(args): Parameters<EditArgs>,
+        Parameters(Checked(args)): Parameters<Checked<EditArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.edit(&self.access(&context), args).await)
+        respond(async { self.engine.edit(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -126,10 +153,10 @@ impl DreamdMcp {
     )]
     async fn explain(
         &self,
-        Parameters(args): Parameters<MemoryArgs>,
+        Parameters(Checked(args)): Parameters<Checked<MemoryArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.explain(&self.access(&context), args).await)
+        respond(async { self.engine.explain(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -137,10 +164,10 @@ impl DreamdMcp {
     )]
     async fn list_memories(
         &self,
-        Parameters(args): Parameters<ListArgs>,
+        Parameters(Checked(args)): Parameters<Checked<ListArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.list_memories(&self.access(&context), args).await)
+        respond(async { self.engine.list_memories(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -148,10 +175,10 @@ impl DreamdMcp {
     )]
     async fn list_suggestions(
         &self,
-        Parameters(args): Parameters<ListArgs>,
+        Parameters(Checked(args)): Parameters<Checked<ListArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.list_suggestions(&self.access(&context), args).await)
+        respond(async { self.engine.list_suggestions(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -159,10 +186,10 @@ impl DreamdMcp {
     )]
     async fn accept_suggestion(
         &self,
-        Parameters(args): Parameters<SuggestionArgs>,
+        Parameters(Checked(args)): Parameters<Checked<SuggestionArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.accept_suggestion(&self.access(&context), args).await)
+        respond(async { self.engine.accept_suggestion(&self.access(&context), args?).await }.await)
     }
 
     #[tool(
@@ -170,10 +197,10 @@ impl DreamdMcp {
     )]
     async fn reject_suggestion(
         &self,
-        Parameters(args): Parameters<SuggestionArgs>,
+        Parameters(Checked(args)): Parameters<Checked<SuggestionArgs>>,
         context: RequestContext<RoleServer>,
     ) -> ToolResult {
-        respond(self.engine.reject_suggestion(&self.access(&context), args).await)
+        respond(async { self.engine.reject_suggestion(&self.access(&context), args?).await }.await)
     }
 }
 

@@ -134,8 +134,13 @@ async fn start_http(
 ) -> Result<crate::http::Server> {
     let tokens = crate::http::auth::Tokens::from_env(&config.http.tokens)?;
     let listener = crate::http::bind(listen).await?;
-    let options =
-        crate::http::Options { engine, tokens, metrics_on: config.metrics_listen.is_some(), runs };
+    let options = crate::http::Options {
+        engine,
+        tokens,
+        metrics_on: config.metrics_listen.is_some(),
+        runs,
+        limits: config.http.limits,
+    };
     crate::http::start(listener, options).await
 }
 

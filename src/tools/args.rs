@@ -7,6 +7,24 @@ use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+/// Why arguments do not fit their type, naming the argument that fails and
+/// never the value it holds (a caller may have put anything there): the
+/// words every transport uses.
+pub fn mismatch(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = e.path().to_string();
+    let message = e.into_inner().to_string();
+    match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
+        Some(field) => format!("argument '{field}' is required"),
+        None if path == "." => "the arguments must be a JSON object".to_owned(),
+        None => format!("argument '{path}' has the wrong type or value"),
+    }
+}
+
+/// Reads a tool's arguments from JSON, refused as [`mismatch`] says.
+pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(mismatch)
+}
+
 /// `recall`. New optional arguments go here and into `Tools::recall`; every
 /// transport picks them up from this one type.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
@@ -17,6 +35,8 @@ pub struct RecallArgs {
     #[serde(default)]
     pub scopes: Vec<String>,
     /// How many memories at most (default 5, at most 8).
+    #[schema(minimum = 1)]
+    #[schemars(range(min = 1))]
     pub limit: Option<usize>,
     /// The conversation the memories are loaded into; recorded so the answer can be traced to them.
     pub conversation_id: Option<String>,
@@ -90,6 +110,7 @@ pub struct MemoryQuery {
     /// Only memories in this scope.
     pub scope: Option<String>,
     /// Page size (default 50, at most 200).
+    #[param(minimum = 1)]
     pub limit: Option<usize>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -109,6 +130,7 @@ pub struct SuggestionQuery {
     /// Only suggestions in this scope.
     pub scope: Option<String>,
     /// Page size (default 50, at most 200).
+    #[param(minimum = 1)]
     pub limit: Option<usize>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -122,6 +144,7 @@ pub struct LoadQuery {
     /// Only loads into this conversation.
     pub conversation_id: Option<String>,
     /// Page size (default 50, at most 200).
+    #[param(minimum = 1)]
     pub limit: Option<usize>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,

@@ -77,7 +77,7 @@ impl Refusal {
         Refusal { code, message: message.into() }
     }
 
-    fn invalid(message: impl Into<String>) -> Refusal {
+    pub fn invalid(message: impl Into<String>) -> Refusal {
         Refusal::new(Code::InvalidArgument, message)
     }
 }
@@ -93,7 +93,9 @@ impl From<Error> for Refusal {
         match e {
             Error::Invalid(m) | Error::Config(m) => Refusal::invalid(m),
             Error::Refused(m) => Refusal::new(Code::NeverStore, m),
-            Error::NotFound { .. } => Refusal::new(Code::NotFound, e.to_string()),
+            Error::NotFound { what, .. } => {
+                Refusal::new(Code::NotFound, format!("{what}_id: no such {what}"))
+            }
             Error::Stale(m) => Refusal::new(Code::Stale, m),
             Error::IngestRejected(_) => Refusal::invalid(e.to_string()),
             Error::Unreachable(_) => {
@@ -159,7 +161,7 @@ impl Access {
             Grant::McpUsers => "is not one this server may touch (mcp.users)",
             Grant::HttpToken => "is not one this token may act for (http.tokens)",
         };
-        Err(Refusal::new(Code::Forbidden, format!("user '{user_id}' {why}")))
+        Err(Refusal::new(Code::Forbidden, format!("user_id {why}")))
     }
 }
 
@@ -342,12 +344,9 @@ impl<S: Store> Tools<S> {
             Some(m) if m.user_id == user_id => Ok(()),
             Some(_) => Err(Refusal::new(
                 Code::Forbidden,
-                format!("memory '{memory_id}' belongs to another user than '{user_id}'"),
+                "memory_id: the memory belongs to another user than user_id",
             )),
-            None => Err(Refusal::new(
-                Code::NotFound,
-                format!("memory '{memory_id}' not found for user '{user_id}'"),
-            )),
+            None => Err(Refusal::new(Code::NotFound, "memory_id: no such memory of user_id")),
         }
     }
 
@@ -362,12 +361,11 @@ impl<S: Store> Tools<S> {
             Some(s) if s.user_id == user_id => Ok(()),
             Some(_) => Err(Refusal::new(
                 Code::Forbidden,
-                format!("suggestion '{suggestion_id}' belongs to another user than '{user_id}'"),
+                "suggestion_id: the suggestion belongs to another user than user_id",
             )),
-            None => Err(Refusal::new(
-                Code::NotFound,
-                format!("suggestion '{suggestion_id}' not found for user '{user_id}'"),
-            )),
+            None => {
+                Err(Refusal::new(Code::NotFound, "suggestion_id: no such suggestion of user_id"))
+            }
         }
     }
 
@@ -577,16 +575,13 @@ impl<S: Store> Tools<S> {
         let owner = match self.store.memory(&memory_id).await? {
             Some(m) => m.user_id,
             None => {
-                return Err(Refusal::new(
-                    Code::NotFound,
-                    format!("memory '{memory_id}' not found"),
-                ));
+                return Err(Refusal::new(Code::NotFound, "memory_id: no such memory"));
             }
         };
         if !access.allows(&owner) {
             return Err(Refusal::new(
                 Code::Forbidden,
-                format!("memory '{memory_id}' belongs to a user this caller may not act for"),
+                "memory_id: the memory belongs to a user this caller may not act for",
             ));
         }
         self.explained(&memory_id).await
@@ -602,12 +597,12 @@ impl<S: Store> Tools<S> {
         let c = &a.conversation_id;
         match self.store.conversation_owner(c, "").await? {
             None => {
-                return Err(Refusal::new(Code::NotFound, format!("conversation '{c}' not found")));
+                return Err(Refusal::new(Code::NotFound, "conversation_id: no such conversation"));
             }
             Some((owner, _)) if owner != a.user_id => {
                 return Err(Refusal::new(
                     Code::Forbidden,
-                    format!("conversation '{c}' belongs to another user than '{}'", a.user_id),
+                    "conversation_id: the conversation belongs to another user than user_id",
                 ));
             }
             Some(_) => {}

@@ -6,6 +6,7 @@
 use crate::helpers::{Dreamd, NOW, examples, line, scenarios_on_both_backends};
 use crate::served::{ADMIN_TOKEN, EMMA_TOKEN, JAY_TOKEN, Served, with_tokens};
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 struct Api {
     served: Served,
@@ -397,8 +398,41 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         400
     );
 
+    let long_user = format!("emma-{}", "x".repeat(100_000));
+    let (status, _, message) =
+        refusal(api.post(JAY_TOKEN, "recall", json!({"user_id": long_user})).await);
+    assert!(status == 403 && message.len() < 200 && !message.contains("emma-"), "{message}");
+    let missing_id = "no-such-memory-Hunter2Secret";
+    for answer in [
+        api.post(JAY_TOKEN, "disable", json!({"user_id": "jay", "memory_id": missing_id})).await,
+        api.get(JAY_TOKEN, &format!("/v1/memories/{missing_id}")).await,
+    ] {
+        let (status, _, message) = refusal(answer);
+        assert!(status == 404 && !message.contains("Hunter2"), "{message}");
+    }
+    let unknown_source = json!({"user_id": "jay", "kind": "background", "scope": "global",
+        "text": "I work on yoghurt cultures", "conversation_id": "password=Hunter2Secret!"});
+    let (status, _, message) = refusal(api.post(JAY_TOKEN, "remember", unknown_source).await);
+    assert!(status == 400 && message.contains("conversation_id"), "{message}");
+    assert!(!message.contains("Hunter2"), "{message}");
+    let (status, code, _) = refusal(api.get(JAY_TOKEN, "/v1/recall").await);
+    assert_eq!((status, code.as_str()), (405, "method_not_allowed"));
+    let mcp = |content_type: &'static str, body: &'static str| {
+        api.client
+            .post(api.served.url("/mcp"))
+            .bearer_auth(JAY_TOKEN)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let (status, code, message) =
+        refusal(api.send(mcp("application/json", "{\"password\": \"Hunter2Secret!")).await);
+    assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{message}");
+    assert!(!message.contains("Hunter2"), "{message}");
+    assert_eq!(refusal(api.send(mcp("text/plain", "{}")).await).0, 415);
+
     let log = api.served.log();
-    for never in [JAY_TOKEN, EMMA_TOKEN, ADMIN_TOKEN, secret, phone] {
+    for never in [JAY_TOKEN, EMMA_TOKEN, ADMIN_TOKEN, secret, phone, "Hunter2"] {
         assert!(!log.contains(never), "the log carries {never}:\n{log}");
     }
 }
@@ -676,4 +710,104 @@ async fn pages_speak_the_browsers_language_and_check_every_form() {
         .unwrap();
     assert_eq!(edit.status(), 400);
     assert!(!edit.text().await.unwrap().contains("Abc@12345-hunter"));
+}
+
+/// After login a browser goes back only to a path of this site: a `next`
+/// with a tab, line break or other control character (which browsers drop,
+/// turning `/<TAB>/evil.example` into `//evil.example`) goes to `/`, and no
+/// `next` makes the answer fail after the session is set.
+#[tokio::test(flavor = "multi_thread")]
+async fn login_returns_only_to_a_path_of_this_site() {
+    let d = with_tokens(Dreamd::sqlite());
+    let served = Served::start(&d);
+    let browser =
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let cases = [
+        ("/u/jay?cursor=a%20b", "/u/jay?cursor=a%20b"),
+        ("/\t/evil.example/x", "/"),
+        ("/\r/evil.example", "/"),
+        ("/\n/evil.example", "/"),
+        ("/\r\nSet-Cookie: x=1", "/"),
+        ("/\x0b/evil.example", "/"),
+        ("/ /evil.example", "/"),
+        ("/\u{3000}/evil.example", "/"),
+        ("/\\/evil.example", "/"),
+        ("//evil.example", "/"),
+        ("https://evil.example", "/"),
+    ];
+    for (next, expected) in cases {
+        let form = browser.get(served.url("/login")).send().await.unwrap();
+        let nonce_cookie =
+            form.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
+        let nonce = csrf_of(&form.text().await.unwrap());
+        let answer = browser
+            .post(served.url("/login"))
+            .header("cookie", nonce_cookie)
+            .form_body(&[("token", JAY_TOKEN), ("csrf", &nonce), ("next", next)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 303, "next {next:?}");
+        assert_eq!(answer.headers()["location"], expected, "next {next:?}");
+    }
+    assert!(!served.log().contains("\"level\":\"ERROR\""), "{}", served.log());
+}
+
+/// Connects to `served` and sends the start of a request, never its end.
+async fn half_sent_request(served: &Served) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let address = served.base.strip_prefix("http://").unwrap();
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    stream
+}
+
+/// Waits for the server to close `stream` (at most `within`); how long it took.
+async fn closed_by_server(mut stream: tokio::net::TcpStream, within: Duration) -> Duration {
+    use tokio::io::AsyncReadExt;
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(within, stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the connection is still open after {within:?}");
+    started.elapsed()
+}
+
+/// A client that sends part of a request and nothing more is cut off after
+/// `http.header_timeout_secs`, and while `http.max_connections` such
+/// clients hold every slot, others wait only that long.
+#[tokio::test(flavor = "multi_thread")]
+async fn half_sent_requests_are_closed_after_the_header_timeout() {
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__HEADER_TIMEOUT_SECS", "1")
+        .env("DREAMD_HTTP__MAX_CONNECTIONS", "2");
+    let served = Served::start(&d);
+    let holders = [half_sent_request(&served).await, half_sent_request(&served).await];
+    let health = tokio::spawn(reqwest::get(served.url("/healthz")));
+    for stream in holders {
+        assert!(closed_by_server(stream, Duration::from_secs(10)).await < Duration::from_secs(5));
+    }
+    let health = tokio::time::timeout(Duration::from_secs(10), health).await;
+    assert_eq!(health.expect("healthz answers").unwrap().unwrap().status(), 200);
+}
+
+/// SIGTERM closes idle connections and those still sending headers at
+/// once: neither the header timeout nor the shutdown bound is waited for.
+#[tokio::test(flavor = "multi_thread")]
+async fn half_open_connections_do_not_hold_up_shutdown() {
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__HEADER_TIMEOUT_SECS", "60")
+        .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "60");
+    let served = Served::start(&d);
+    let mut held = Vec::new();
+    for _ in 0..20 {
+        held.push(half_sent_request(&served).await);
+    }
+    let client = reqwest::Client::new();
+    // Kept alive by the client: an idle connection once answered. Accepting
+    // is in order, so the answer also says every half-sent one was accepted.
+    assert_eq!(client.get(served.url("/healthz")).send().await.unwrap().status(), 200);
+    let started = Instant::now();
+    assert_eq!(served.stop(), 0);
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    drop(held);
 }

@@ -80,7 +80,19 @@ async fn agent_over_http(d: Dreamd) {
             .await,
     );
     assert!(!secret.contains("Abc@12345"), "{secret}");
+    let wrong_type = refused(
+        call(
+            &client,
+            "recall",
+            json!({"user_id": "jay", "limit": "my password is Hunter2Secret!"}),
+        )
+        .await,
+    );
+    assert!(wrong_type.contains("'limit'") && !wrong_type.contains("Hunter2"), "{wrong_type}");
+    let missing = refused(call(&client, "remember", json!({"user_id": "jay"})).await);
+    assert_eq!(missing, "argument 'kind' is required");
     client.cancel().await.unwrap();
+    assert!(!served.log().contains("Hunter2"), "{}", served.log());
 
     let stranger = ()
         .serve(StreamableHttpClientTransport::from_config(

@@ -854,9 +854,9 @@ async fn an_explicit_memory_carries_its_source<S: RawSql>(store: &S) {
     );
     assert_eq!(m.source_conversation_ids, ["c1"]);
     for (source, why) in [
-        (("nope", None), "conversation 'nope' not found"),
+        (("nope", None), "no such conversation"),
         (("c2", None), "belongs to another user"),
-        (("c1", Some("m9")), "message 'm9' not found"),
+        (("c1", Some("m9")), "no such message"),
     ] {
         let mut bad = explicit("u1", Kind::Background, "global", "在质检部");
         bad.source = Some((source.0.into(), source.1.map(Into::into)));
