@@ -1,6 +1,7 @@
 //! Text normalisation shared by quote checks, equality and fingerprints (spec §10.6).
 
 use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
 use unicode_normalization::UnicodeNormalization;
 
 /// NFC, every run of Unicode whitespace (U+3000 included) as one ASCII space, trimmed.
@@ -37,40 +38,30 @@ pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
     !quote.is_empty() && normalize(message).contains(&quote)
 }
 
-/// Whether `text` shares a term with one of `others`: a Latin word of three
-/// letters or more, a number, or two Chinese characters in a row, compared
-/// folded. How the policy tells that the user said a text again.
+/// Whether `text` shares a term ([`terms`], common English words aside)
+/// with one of `others`: how the policy tells that the user said a text again.
 pub fn shares_terms<'a>(text: &str, others: impl IntoIterator<Item = &'a str>) -> bool {
-    let terms = terms(text);
-    others.into_iter().any(|other| !terms.is_disjoint(&self::terms(other)))
+    let own: BTreeSet<String> =
+        terms(text).into_iter().filter(|t| !STOP_WORDS.contains(&t.as_str())).collect();
+    others.into_iter().any(|other| !own.is_disjoint(&terms(other)))
 }
 
-/// The terms of [`shares_terms`].
-fn terms(text: &str) -> std::collections::HashSet<String> {
+/// A text's terms, folded: ASCII words of three characters or more, and
+/// adjacent pairs of characters in other words (`报告先写` → 报告, 告先, 先写).
+pub fn terms(text: &str) -> BTreeSet<String> {
     let folded = fold(text);
-    let mut terms = std::collections::HashSet::new();
-    let mut word = String::new();
-    let mut previous_cjk: Option<char> = None;
-    for c in folded.chars().chain([' ']) {
-        if is_cjk(c) && c.is_alphabetic() {
-            if let Some(p) = previous_cjk {
-                terms.insert(format!("{p}{c}"));
+    let mut out = BTreeSet::new();
+    for word in folded.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_ascii() {
+            if word.len() >= 3 {
+                out.insert(word.to_owned());
             }
-            previous_cjk = Some(c);
         } else {
-            previous_cjk = None;
-        }
-        if c.is_alphanumeric() && !is_cjk(c) {
-            word.push(c);
-        } else if !word.is_empty() {
-            let long = word.chars().count() >= 3 || word.chars().all(|c| c.is_ascii_digit());
-            if long && !STOP_WORDS.contains(&word.as_str()) {
-                terms.insert(std::mem::take(&mut word));
-            }
-            word.clear();
+            let chars: Vec<char> = word.chars().collect();
+            out.extend(chars.windows(2).map(|w| w.iter().collect::<String>()));
         }
     }
-    terms
+    out
 }
 
 /// English words too common to show that two texts say the same thing.

@@ -145,7 +145,7 @@ fn latin_look_alikes(text: String) -> String {
         word.clear();
     };
     for c in text.chars() {
-        if c.is_alphanumeric() && !is_cjk(c) {
+        if c.is_alphanumeric() && !crate::text::is_cjk(c) {
             word.push(c);
         } else {
             flush(&mut word, &mut out);
@@ -154,10 +154,6 @@ fn latin_look_alikes(text: String) -> String {
     }
     flush(&mut word, &mut out);
     out
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
 /// The digits view of `text`: its words view with clusters of Chinese digit

@@ -320,25 +320,8 @@ fn says_again(statement: &str, memory: &str) -> bool {
     if grammar::corrects(statement) {
         return false;
     }
-    let (said, kept) = (terms(statement), terms(memory));
+    let (said, kept) = (text::terms(statement), text::terms(memory));
     !kept.is_empty() && kept.intersection(&said).count() * 2 >= kept.len()
-}
-
-/// Lower-case words of three letters or more, and adjacent pairs of other characters.
-fn terms(text: &str) -> std::collections::BTreeSet<String> {
-    let folded = text::fold(text);
-    let mut out = std::collections::BTreeSet::new();
-    for word in folded.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_ascii() {
-            if word.len() >= 3 {
-                out.insert(word.to_owned());
-            }
-        } else {
-            let chars: Vec<char> = word.chars().collect();
-            out.extend(chars.windows(2).map(|w| w.iter().collect::<String>()));
-        }
-    }
-    out
 }
 
 /// Deterministic consolidation: per kind and scope, the newest statement
