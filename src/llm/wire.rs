@@ -19,6 +19,7 @@ pub struct MessageView {
 pub struct StageOneRequest {
     pub user_id: String,
     pub conversation_id: String,
+    #[serde(serialize_with = "whole_seconds")]
     pub now: Time,
     pub allowed_scopes: Vec<String>,
     pub context: Vec<MessageView>,
@@ -29,6 +30,13 @@ pub struct StageOneRequest {
     /// `project:奶酪棒` conversation is about that project's reports).
     #[serde(skip)]
     pub conversation_scopes: Vec<String>,
+}
+
+/// A run's `now` as the model reads it, to the second as in spec §5's
+/// example: the run's clock carries milliseconds no model needs, paid on
+/// every call.
+fn whole_seconds<S: serde::Serializer>(now: &Time, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
 }
 
 /// One slip as a provider proposes it; every field is checked before use.
@@ -119,6 +127,7 @@ pub struct SlipView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConsolidationRequest {
     pub user_id: String,
+    #[serde(serialize_with = "whole_seconds")]
     pub now: Time,
     pub memories: Vec<MemoryView>,
     pub suggestions: Vec<SuggestionView>,

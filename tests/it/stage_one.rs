@@ -425,6 +425,8 @@ async fn requests_carry_the_prompt_and_the_note_slips_schema() {
     for field in ["user_id", "conversation_id", "now", "allowed_scopes", "context", "messages"] {
         assert!(doc.get(field).is_some(), "request lacks {field}");
     }
+    let now = doc["now"].as_str().unwrap();
+    assert!(now.len() == 20 && now.ends_with('Z'), "now is sent to the second: {now}");
     assert_eq!(
         doc["allowed_scopes"],
         json!([
