@@ -258,7 +258,7 @@ async fn measure(placement: Placement, label: &str, seconds: u64) {
     let db = dir.path().join("bench.db");
     let store = SqliteStore::open(&db).await.unwrap();
     store.apply(memories()).await.unwrap();
-    ingest(&store, conversations(20_000).as_slice()).await.unwrap();
+    ingest(&store, conversations(20_000).as_slice(), &Default::default()).await.unwrap();
     let (address, server) = serve(placement, &store, db, &config).await;
     let base = format!("http://{address}");
 

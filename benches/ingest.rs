@@ -54,7 +54,7 @@ async fn main() {
         let dir = tempfile::TempDir::new().unwrap();
         let store = SqliteStore::open(&dir.path().join("bench.db")).await.unwrap();
         let start = Instant::now();
-        let summary = ingest(&store, input.as_slice()).await.unwrap();
+        let summary = ingest(&store, input.as_slice(), &Default::default()).await.unwrap();
         let seconds = start.elapsed().as_secs_f64();
         assert_eq!(summary.messages_new as usize, messages);
         let rate = messages as f64 / seconds;

@@ -76,7 +76,7 @@ fn conversations(count: usize, messages_each: usize, first_id: usize) -> Vec<u8>
 
 async fn store_with(dir: &std::path::Path, input: &[u8]) -> SqliteStore {
     let store = SqliteStore::open(&dir.join("bench.db")).await.unwrap();
-    ingest(&store, input).await.unwrap();
+    ingest(&store, input, &Default::default()).await.unwrap();
     store
 }
 
@@ -140,7 +140,7 @@ async fn growth_tokens() {
         )
         .unwrap();
     }
-    ingest(&store, grown.as_slice()).await.unwrap();
+    ingest(&store, grown.as_slice(), &Default::default()).await.unwrap();
     run_once(&store, &config, &provider, RunOptions::once(NOW.parse().unwrap(), false))
         .await
         .unwrap();
@@ -181,7 +181,9 @@ async fn selection_at_scale() {
     let mut first = 0;
     while first * per_conversation < messages {
         let n = batch_conversations.min(messages / per_conversation - first);
-        ingest(&store, conversations(n, per_conversation, first).as_slice()).await.unwrap();
+        ingest(&store, conversations(n, per_conversation, first).as_slice(), &Default::default())
+            .await
+            .unwrap();
         first += n;
     }
     println!(

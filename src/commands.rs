@@ -86,9 +86,9 @@ async fn run_on<S: Store + Clone + 'static>(
     let (format, now) = (how.format, how.now);
     let Some(command) = command else {
         let provider = Provider::from_config(config)?;
+        let signals = crate::service::signals::StopSignals::listen()
+            .map_err(Error::io("installing signal handlers"))?;
         if !how.run_once {
-            let signals = crate::service::signals::StopSignals::listen()
-                .map_err(Error::io("installing signal handlers"))?;
             let stopped =
                 crate::service::run(store, config, &provider, signals.first(), signals.second())
                     .await?;
@@ -97,13 +97,19 @@ async fn run_on<S: Store + Clone + 'static>(
                 crate::service::Stopped::AtOnce => Finished::Interrupted,
             });
         }
-        let summary = crate::run::run_once(
+        let options = crate::run::RunOptions::once(now, how.dry_run);
+        let Some(summary) = crate::service::run_once_until_stopped(
             store,
             config,
             &provider,
-            crate::run::RunOptions::once(now, how.dry_run),
+            options,
+            signals.first(),
+            signals.second(),
         )
-        .await?;
+        .await?
+        else {
+            return Ok(Finished::Interrupted);
+        };
         emit(format, &summary, output::run_summary)?;
         return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
     };
@@ -112,11 +118,11 @@ async fn run_on<S: Store + Clone + 'static>(
     match command {
         StoreCommand::Ingest { path } => {
             let summary = if path == "-" {
-                ingest(store, BufReader::new(std::io::stdin())).await?
+                ingest(store, BufReader::new(std::io::stdin()), config.detector()).await?
             } else {
                 let file =
                     std::fs::File::open(&path).map_err(Error::io(format!("opening {path}")))?;
-                ingest(store, BufReader::with_capacity(1 << 20, file)).await?
+                ingest(store, BufReader::with_capacity(1 << 20, file), config.detector()).await?
             };
             emit(format, &summary, output::ingest_summary)?;
         }

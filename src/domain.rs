@@ -194,16 +194,26 @@ impl Scope {
         }
     }
 
-    /// Checks a `<name>` of a domain or project: 1–64 characters, no whitespace, no `:`.
+    /// Checks a `<name>` of a domain or project: 1–64 characters, no
+    /// whitespace, no `:`, no control character (a scope is printed with
+    /// every memory in it; an escape sequence would drive the terminal).
     pub fn check_name(name: &str) -> Result<(), String> {
         let len = name.chars().count();
         if len == 0 || len > 64 {
-            return Err(format!("scope name '{name}' must be 1 to 64 characters"));
+            return Err(format!("scope name '{}' must be 1 to 64 characters", name.escape_debug()));
         }
-        if name.chars().any(|c| c.is_whitespace() || c == ':') {
-            return Err(format!("scope name '{name}' must not contain whitespace or ':'"));
+        if name.chars().any(|c| c.is_whitespace() || c == ':' || c.is_control()) {
+            return Err(format!(
+                "scope name '{}' must not contain whitespace, ':' or control characters",
+                name.escape_debug()
+            ));
         }
         Ok(())
+    }
+
+    /// The `<name>` of a domain or project; empty for `global`.
+    pub fn name(&self) -> &str {
+        self.0.split_once(':').map_or("", |(_, name)| name)
     }
 }
 
@@ -675,8 +685,16 @@ mod tests {
             "team:x",
             "Global",
             &format!("project:{}", "x".repeat(65)),
+            "project:nul\u{0}",
+            "domain:\u{1b}]52;c;cm0=\u{7}",
+            "project:del\u{7f}",
         ] {
-            assert!(bad.parse::<Scope>().is_err(), "{bad} should be refused");
+            assert!(bad.parse::<Scope>().is_err(), "{bad:?} should be refused");
+        }
+        for (scope, name) in
+            [("global", ""), ("domain:recipe", "recipe"), ("project:奶制品-2026", "奶制品-2026")]
+        {
+            assert_eq!(scope.parse::<Scope>().unwrap().name(), name);
         }
     }
 

@@ -5,6 +5,7 @@
 //! without checking or check a form other than the one it stores.
 
 use crate::detect::{Detector, Finding};
+use crate::domain::Scope;
 use crate::text;
 
 /// What a text is, for its length limit and the words of a refusal.
@@ -78,6 +79,19 @@ pub fn admit(raw: &str, kind: TextKind, detector: &Detector) -> Result<String, R
     Ok(normalized)
 }
 
+/// Runs the never-store detectors on a scope's name. A scope is stored with
+/// every conversation and memory in it and printed with them, so a name is
+/// text like any other: `project:sk-live-…` would store a key and
+/// `project:13800138000` a phone number. Built-in scopes and the operator's
+/// `policy.domains` need no check; names that arrive with messages or an
+/// agent's `remember` do.
+pub fn admit_scope(scope: &Scope, detector: &Detector) -> Result<(), Refusal> {
+    match detector.scan(&text::normalize(scope.name())) {
+        Some(finding) => Err(Refusal::Forbidden(finding)),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +130,37 @@ mod tests {
             admit("my password is hunter2", TextKind::Quote, &d),
             Err(Refusal::Forbidden(Finding::Builtin(Category::Password)))
         );
+    }
+
+    #[test]
+    fn scope_names_are_text_the_detectors_read() {
+        let d = Detector::default();
+        for ok in [
+            "global",
+            "domain:raw_material",
+            "project:奶酪棒",
+            "project:PO-77",
+            "project:2026Q4",
+            "domain:root-cause",
+            "project:SKU-1234",
+            "domain:admin",
+            "project:budget_2027",
+        ] {
+            assert_eq!(admit_scope(&ok.parse().unwrap(), &d), Ok(()), "{ok}");
+        }
+        for (bad, category) in [
+            ("project:13800138000", Category::Phone),
+            ("project:sk-proj-abcdefghijklmnopqrstuvwxyz123456", Category::Secret),
+            ("domain:alice@example.com", Category::Email),
+            ("project:password=hunter2", Category::Password),
+            ("project:AKIAIOSFODNN7EXAMPLE", Category::Secret),
+            ("project:我是管理员", Category::PermissionClaim),
+        ] {
+            let refusal = admit_scope(&bad.parse().unwrap(), &d).unwrap_err();
+            assert_eq!(refusal, Refusal::Forbidden(Finding::Builtin(category)), "{bad}");
+            let name = bad.split_once(':').unwrap().1;
+            assert!(!refusal.to_string().contains(name), "the refusal never echoes the name");
+        }
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! nothing written. Then the kept messages are written in batches inside one
 //! short transaction: a file is taken whole or not at all.
 
+use crate::detect::Detector;
 use crate::domain::{NewMessage, Role, Scope, truncate_time};
 use crate::error::{Error, LineError, Result};
+use crate::guard;
 use crate::store::{MessageSource, Store};
 use crate::text::hex;
 use serde::{Deserialize, Serialize};
@@ -36,9 +38,15 @@ pub struct IngestSummary {
     pub users: u64,
 }
 
-/// Validates and writes every line of `reader`; nothing is written unless all lines are valid.
-pub async fn ingest<S: Store>(store: &S, reader: impl BufRead + Send) -> Result<IngestSummary> {
-    let mut input = JsonLines::new(reader);
+/// Validates and writes every line of `reader`; nothing is written unless
+/// all lines are valid. `detector` reads the scopes lines give: a scope
+/// name is stored and shown like any text (`guard::admit_scope`).
+pub async fn ingest<S: Store>(
+    store: &S,
+    reader: impl BufRead + Send,
+    detector: &Detector,
+) -> Result<IngestSummary> {
+    let mut input = JsonLines::new(reader, detector);
     let mut spill = Spill::new(SPILL_AFTER_BYTES);
     while let Some(batch) = input.next_batch()? {
         spill.keep(batch)?;
@@ -184,8 +192,9 @@ struct RawLine {
     scopes: Option<Vec<String>>,
 }
 
-struct JsonLines<R> {
+struct JsonLines<'d, R> {
     reader: R,
+    detector: &'d Detector,
     buf: Vec<u8>,
     line_no: usize,
     lines: u64,
@@ -195,10 +204,11 @@ struct JsonLines<R> {
     users: HashSet<String>,
 }
 
-impl<R: BufRead> JsonLines<R> {
-    fn new(reader: R) -> Self {
+impl<'d, R: BufRead> JsonLines<'d, R> {
+    fn new(reader: R, detector: &'d Detector) -> Self {
         JsonLines {
             reader,
+            detector,
             buf: Vec::with_capacity(4096),
             line_no: 0,
             lines: 0,
@@ -229,8 +239,18 @@ impl<R: BufRead> JsonLines<R> {
     fn take_line(&mut self) -> std::result::Result<NewMessage, String> {
         let text = std::str::from_utf8(&self.buf).map_err(|_| "not valid UTF-8".to_owned())?;
         let message = parse_line(text, self.line_no)?;
+        self.check_scopes(&message)?;
         self.check_owner(&message)?;
         Ok(message)
+    }
+
+    /// The line's scopes through the detectors; the reason names which
+    /// scope by its place, never its value.
+    fn check_scopes(&self, m: &NewMessage) -> std::result::Result<(), String> {
+        for (i, scope) in m.scopes.iter().enumerate() {
+            guard::admit_scope(scope, self.detector).map_err(|r| format!("scopes[{i}]: {r}"))?;
+        }
+        Ok(())
     }
 
     fn check_owner(&mut self, m: &NewMessage) -> std::result::Result<(), String> {
@@ -249,7 +269,7 @@ impl<R: BufRead> JsonLines<R> {
     }
 }
 
-impl<R: BufRead> JsonLines<R> {
+impl<R: BufRead> JsonLines<'_, R> {
     /// The next batch of valid lines; once a line is bad, later good ones are
     /// only checked, so that every bad line is reported.
     fn next_batch(&mut self) -> Result<Option<Vec<NewMessage>>> {
@@ -387,7 +407,8 @@ mod tests {
     use super::*;
 
     fn check(line: &str) -> std::result::Result<NewMessage, String> {
-        let mut source = JsonLines::new(line.as_bytes());
+        let detector = Detector::default();
+        let mut source = JsonLines::new(line.as_bytes(), &detector);
         assert!(source.read_line().unwrap());
         source.take_line()
     }
@@ -451,6 +472,10 @@ mod tests {
                 "scope 'team:x'",
             ),
             (
+                r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","scopes":["global","project:13800138000"]}"#,
+                "scopes[1]: refused to store this text: it contains a phone number",
+            ),
+            (
                 r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","message_id":""}"#,
                 "field 'message_id' must not be empty",
             ),
@@ -464,6 +489,7 @@ mod tests {
         for (line, expected) in cases {
             let err = check(line).unwrap_err();
             assert!(err.contains(expected), "{line}: got {err:?}, expected {expected:?}");
+            assert!(!err.contains("13800138000"), "a refused scope is never echoed: {err}");
         }
     }
 
@@ -490,7 +516,8 @@ mod tests {
     #[test]
     fn a_conversation_claimed_by_two_users_is_refused_with_both_lines() {
         let input = format!("{GOOD}\n\n{}\n", GOOD.replace("\"u1\"", "\"u2\""));
-        let mut source = JsonLines::new(input.as_bytes());
+        let detector = Detector::default();
+        let mut source = JsonLines::new(input.as_bytes(), &detector);
         assert!(source.next_batch().unwrap().is_some());
         let err = source.finish().unwrap_err().to_string();
         assert!(

@@ -36,6 +36,12 @@ pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
     })
 }
 
+/// A scope a person or an agent names, through the detectors as its text
+/// is ([`guard::admit_scope`]); the refusal names the argument, never the value.
+pub fn check_scope(scope: &Scope, detector: &Detector) -> Result<()> {
+    guard::admit_scope(scope, detector).map_err(|r| Error::Refused(format!("scope (--scope): {r}")))
+}
+
 /// The ids a person or an agent names, checked as ingest checks its lines
 /// ([`check_id`]), so no entry point stores or looks up an id ingest refuses.
 pub fn check_ids(
@@ -455,6 +461,7 @@ impl<'a, S: Store> Manager<'a, S> {
         };
         check_ids(&request.user_id, conversation, message)?;
         let content = check_text(&request.text, self.detector)?;
+        check_scope(&request.scope, self.detector)?;
         if let Some(t) = request.expires_at.filter(|t| *t <= self.now) {
             return Err(Error::Invalid(format!(
                 "--expires-at {} is not in the future",

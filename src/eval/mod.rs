@@ -236,7 +236,7 @@ async fn observe<S: Store>(
     embedder: Option<&Embedder>,
 ) -> Result<Observed> {
     set_explicit(case, store, config).await?;
-    crate::ingest::ingest(store, case.ingest_lines.join("\n").as_bytes())
+    crate::ingest::ingest(store, case.ingest_lines.join("\n").as_bytes(), config.detector())
         .await
         .map_err(|e| in_case(case, "messages", e))?;
     let mut kept = BTreeMap::new();

@@ -237,6 +237,46 @@ fn report(result: Result<RunSummary>, metrics: &Metrics) {
     }
 }
 
+/// `--run-once` under the daemon's stop rules: `shutdown` (the first
+/// SIGTERM or SIGINT) makes the run take no more work and finish what it
+/// holds within `schedule.shutdown_timeout_secs`; `force` (a second
+/// signal), or that bound, abandons it and releases its claims, so the next
+/// run need not wait `claim_ttl_secs` for them. `None` when abandoned.
+pub async fn run_once_until_stopped<S: Store>(
+    store: &S,
+    config: &Config,
+    provider: &Provider,
+    options: RunOptions<'_>,
+    shutdown: impl Future<Output = ()>,
+    force: impl Future<Output = ()>,
+) -> Result<Option<RunSummary>> {
+    let (run_id, cancel) = (options.run_id.clone(), options.cancel.clone());
+    let mut run = Box::pin(run_once(store, config, provider, options));
+    tokio::select! {
+        result = &mut run => return result.map(Some),
+        () = shutdown => {}
+    }
+    tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
+    cancel.cancel();
+    let bound = config.schedule.shutdown_timeout;
+    let timed_out = tokio::select! {
+        biased;
+        () = force => false,
+        finished = tokio::time::timeout(bound, &mut run) => match finished {
+            Ok(result) => return result.map(Some),
+            Err(_) => true,
+        },
+    };
+    // Dropped first: its transactions roll back and free the writer.
+    drop(run);
+    if timed_out {
+        abandon(store, &run_id, bound).await;
+    } else {
+        release(store, &run_id).await;
+    }
+    Ok(None)
+}
+
 /// Gives up a run that did not finish in time: its transactions were rolled
 /// back when it was dropped; its claims are released for the next start.
 async fn abandon<S: Store>(store: &S, run_id: &str, bound: Duration) {
@@ -245,6 +285,11 @@ async fn abandon<S: Store>(store: &S, run_id: &str, bound: Duration) {
         timeout_secs = bound.as_secs(),
         "run did not finish in time; abandoned, nothing half-written"
     );
+    release(store, run_id).await;
+}
+
+/// Releases a given-up run's claims; on failure they expire by themselves.
+async fn release<S: Store>(store: &S, run_id: &str) {
     match store.release_claims(run_id).await {
         Ok(n) => tracing::info!(run_id, released = n, "claims of the abandoned run released"),
         Err(e) => {

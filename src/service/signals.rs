@@ -1,5 +1,7 @@
 //! SIGTERM and SIGINT: the first asks for a graceful stop, a second one for an
 //! immediate one (transactions in flight roll back; nothing is half-written).
+//! SIGHUP, whose default action would end the process (a closed terminal, a
+//! `kill -HUP` meant as "reload"), is logged and ignored.
 //! The service returns which it was; `main` chooses the exit code.
 
 use std::future::Future;
@@ -17,12 +19,20 @@ impl StopSignals {
     pub fn listen() -> std::io::Result<StopSignals> {
         let mut terminate = signal(SignalKind::terminate())?;
         let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut hangup = signal(SignalKind::hangup())?;
         let (counter, count) = watch::channel(0u32);
         tokio::spawn(async move {
             loop {
                 let name = tokio::select! {
                     _ = terminate.recv() => "SIGTERM",
                     _ = interrupt.recv() => "SIGINT",
+                    _ = hangup.recv() => {
+                        tracing::warn!(
+                            signal = "SIGHUP",
+                            "ignored: the configuration is read at start; restart dreamd to apply a change"
+                        );
+                        continue;
+                    }
                 };
                 counter.send_modify(|n| *n += 1);
                 match *counter.borrow() {

@@ -23,7 +23,7 @@ pub fn model_config(base_url: &str, overrides: &str) -> Config {
 
 /// Ingests JSON Lines given as text; panics on a refused input.
 pub async fn ingest<S: Store>(store: &S, lines: &[String]) {
-    dreamd::ingest::ingest(store, lines.join("\n").as_bytes())
+    dreamd::ingest::ingest(store, lines.join("\n").as_bytes(), &Default::default())
         .await
         .expect("the test input is valid");
 }

@@ -428,6 +428,45 @@ fn operator_patterns_refuse_their_texts_everywhere() {
 }
 
 #[test]
+fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
+    let d = Dreamd::sqlite();
+    let set = d.run(&[
+        "memories",
+        "set",
+        "--user",
+        "jay",
+        "--kind",
+        "recent_focus",
+        "--scope",
+        "project:13800138000",
+        "跟进新配方",
+    ]);
+    assert_eq!(set.code, 2, "{}", set.stderr);
+    assert!(
+        set.stderr.contains("scope (--scope)") && set.stderr.contains("phone"),
+        "{}",
+        set.stderr
+    );
+    assert!(!set.stderr.contains("13800138000") && set.stdout.is_empty());
+    let line = |scope: &str| {
+        format!(
+            r#"{{"user_id":"jay","conversation_id":"c1","message_id":"m1","role":"user","content":"以后先说结果","created_at":"2026-11-28T09:00:00Z","scopes":["{scope}"]}}"#
+        ) + "\n"
+    };
+    let key = "sk-proj-abcdefghijklmnopqrstuvwxyz123456";
+    let refused = d.run_with_stdin(&["ingest", "-"], &line(&format!("project:{key}")));
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("line 1") && refused.stderr.contains("scopes[0]"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!refused.stderr.contains(key), "{}", refused.stderr);
+    let good = d.run_with_stdin(&["--format", "json", "ingest", "-"], &line("project:A")).json();
+    assert_eq!(good["messages_new"], 1, "the refused input wrote nothing");
+}
+
+#[test]
 fn terminology_and_query_defaults_cannot_be_learned_alone() {
     let d = Dreamd::sqlite().env("DREAMD_POLICY__KINDS__TERMINOLOGY__AUTO", "true");
     let run = d.run(&["status"]);

@@ -166,8 +166,11 @@ fn a_file_with_a_bad_line_writes_nothing() {
             }
             let mut lines: Vec<String> = ids.into_iter().map(good).collect();
             lines.insert(at.index(lines.len() + 1), bad);
-            let refused =
-                runtime.block_on(dreamd::ingest::ingest(&db.store, lines.join("\n").as_bytes()));
+            let refused = runtime.block_on(dreamd::ingest::ingest(
+                &db.store,
+                lines.join("\n").as_bytes(),
+                &Default::default(),
+            ));
             prop_assert!(refused.is_err());
             let stored = runtime
                 .block_on(<dreamd::store::SqliteStore as dreamd::store::Store>::row_counts(

@@ -169,6 +169,12 @@ async fn runs_on_schedule_never_overlap_and_stop_gracefully_mid_run() {
 
     let mut child = daemon(&d, "second.log");
     wait_until("the rest of the work", Duration::from_secs(30), async || slip_count(&d) == 8).await;
+    signal(&child, "HUP");
+    wait_until("SIGHUP to be logged", Duration::from_secs(10), async || {
+        log_lines(&d, "second.log").iter().any(|l| l["signal"] == "SIGHUP")
+    })
+    .await;
+    assert!(child.try_wait().unwrap().is_none(), "SIGHUP is ignored, not an exit");
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
     let per_conversation = requests_per_conversation(&server).await;
@@ -238,6 +244,76 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
     wait_until("all the work", Duration::from_secs(30), async || slip_count(&d) == 3).await;
     signal(&child, "TERM");
     assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
+}
+
+/// A `--run-once` as its own process, its summary on stdout and its log in `log`.
+fn run_once_process(d: &Dreamd, log: &str, env: &[(&str, &str)]) -> Daemon {
+    let log = std::fs::File::create(d.path(log)).unwrap();
+    Daemon(
+        d.command(&["--run-once", "--format", "json"])
+            .env("DREAMD_LOG__LEVEL", "info")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stopped_run_once_finishes_what_it_holds_and_leaves_no_claim() {
+    let server = fake_model::start(slow_model(Duration::from_millis(1500))).await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__CONCURRENCY", "2")
+        .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "20");
+    d.ingest(&conversations(8));
+    let claims_held =
+        || d.run(&["status", "--format", "json"]).json()["backlog"]["claims_held"].clone();
+
+    let mut child = run_once_process(&d, "first.log", &[]);
+    wait_until("the first model calls", Duration::from_secs(20), async || {
+        !requests_per_conversation(&server).await.is_empty()
+    })
+    .await;
+    signal(&child, "TERM");
+    let (code, _) = exit_within(&mut child, Duration::from_secs(30));
+    let mut stdout = String::new();
+    child.stdout.as_mut().unwrap().read_to_string(&mut stdout).unwrap();
+    assert_eq!(code, 0, "a graceful stop ends as a run does: {stdout}");
+    let summary: Value = serde_json::from_str(&stdout).unwrap();
+    let done = summary["conversations"]["done"].as_u64().unwrap();
+    assert!(done > 0 && done < 8, "the work in flight finished, no more was taken: {summary}");
+    assert_eq!(slip_count(&d), done as usize, "what was done is committed");
+    assert_eq!(claims_held(), 0, "no claim left for the next run to wait out");
+
+    // A second signal abandons the run at once and still releases its claims.
+    let long_bound = [("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "600")];
+    let mut child = run_once_process(&d, "second.log", &long_bound);
+    let calls_before = requests_per_conversation(&server).await.values().sum::<usize>();
+    wait_until("the second run's model calls", Duration::from_secs(20), async || {
+        requests_per_conversation(&server).await.values().sum::<usize>() > calls_before
+    })
+    .await;
+    signal(&child, "TERM");
+    wait_until("the first signal heard", Duration::from_secs(20), async || {
+        std::fs::read_to_string(d.path("second.log"))
+            .unwrap_or_default()
+            .contains("shutdown requested")
+    })
+    .await;
+    signal(&child, "TERM");
+    let (code, took) = exit_within(&mut child, Duration::from_secs(20));
+    assert_eq!(code, 130, "a second signal exits at once");
+    assert!(took < Duration::from_secs(10), "not the 600 s bound: {took:?}");
+    assert_eq!(claims_held(), 0, "the abandoned run's claims are released");
+
+    // The next run takes the rest at once, and nothing is extracted twice.
+    let rest = d.run(&["--run-once", "--format", "json"]).json();
+    assert_eq!(slip_count(&d), 8, "{rest}");
+    let per_conversation = requests_per_conversation(&server).await;
+    assert_eq!(per_conversation.len(), 8);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -62,7 +62,7 @@ async fn ingest_text<S: RawSql>(
     store: &S,
     text: &str,
 ) -> Result<dreamd::ingest::IngestSummary, Error> {
-    ingest(store, text.as_bytes()).await
+    ingest(store, text.as_bytes(), &Default::default()).await
 }
 
 async fn ingest_writes_once_and_counts_duplicates<S: RawSql>(store: &S) {
