@@ -39,6 +39,11 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
     if cli.run_once && cli.command.is_some() {
         return Err(Error::Invalid("--run-once takes no command; run them separately".into()));
     }
+    if cli.now.is_some() && !cli.run_once && cli.command.is_none() {
+        return Err(Error::Invalid(
+            "--now is for --run-once and commands; the service runs on the real clock".into(),
+        ));
+    }
     let command = match cli.command {
         Some(Command::Config { check: true }) => {
             crate::check::run(config, cli.format).await?;
