@@ -123,7 +123,9 @@ impl FromRequestParts<Arc<App>> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Caller, ApiError> {
         let token = auth::bearer(&parts.headers).ok_or_else(|| {
-            ApiError::unauthorized("send a bearer token: Authorization: Bearer <token>")
+            ApiError::unauthorized(
+                "send one bearer token: a single Authorization: Bearer <token> header",
+            )
         })?;
         app.tokens
             .access(token)

@@ -82,7 +82,15 @@ impl Tokens {
                     "http.tokens: the token in {name} is shorter than {MIN_TOKEN_CHARS} characters"
                 )));
             }
-            tokens.push(Token { digest: digest(value.trim()), users: entry.users.clone() });
+            let token = Token { digest: digest(value.trim()), users: entry.users.clone() };
+            if let Some(i) = tokens.iter().position(|t: &Token| t.digest == token.digest) {
+                return Err(Error::Config(format!(
+                    "http.tokens: {name} holds the same token as {}; a token shared by two \
+                     entries acts for the users of both, so give each caller a token of its own",
+                    entries[i].token_env
+                )));
+            }
+            tokens.push(token);
         }
         Ok(Tokens(tokens))
     }
@@ -108,9 +116,14 @@ impl Tokens {
     }
 }
 
-/// The token of an `Authorization: Bearer …` header, if there is one.
+/// The token of an `Authorization: Bearer …` header, if there is exactly
+/// one such header: with two, a proxy and dreamd could each read a different
+/// caller, so neither is believed.
 pub fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
+    let mut all = headers.get_all(http::header::AUTHORIZATION).iter();
+    let (value, None) = (all.next()?.to_str().ok()?, all.next()) else {
+        return None;
+    };
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then_some(token.trim())
 }
@@ -215,6 +228,13 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(short.contains("T_SHORT") && !short.contains("short\""), "{short}");
+        let shared = |_: &str| Some("one-token-for-both-0123".to_owned());
+        let twice = Tokens::from_lookup(&[entry("T_A", &["jay"]), entry("T_B", &["emma"])], shared)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(twice.contains("T_B holds the same token as T_A"), "{twice}");
+        assert!(!twice.contains("one-token-for-both"), "{twice}");
     }
 
     #[test]
@@ -225,6 +245,8 @@ mod tests {
         assert_eq!(bearer(&headers), Some("abc"));
         assert_eq!(cookie(&headers, SESSION_COOKIE), Some("xyz"));
         assert_eq!(cookie(&headers, "missing"), None);
+        headers.append(http::header::AUTHORIZATION, "Bearer other".parse().unwrap());
+        assert_eq!(bearer(&headers), None, "two Authorization headers: no caller");
     }
 
     #[test]

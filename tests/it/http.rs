@@ -279,6 +279,17 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         "unauthorized"
     );
     assert_eq!(refusal(api.get("wrong", "/v1/memories?user_id=jay").await).0, 401);
+    let two_callers = api
+        .send(
+            api.client
+                .post(api.served.url("/v1/recall"))
+                .header("content-type", "application/json")
+                .header("authorization", format!("Bearer {JAY_TOKEN}"))
+                .header("authorization", format!("Bearer {EMMA_TOKEN}"))
+                .body(recall.to_string()),
+        )
+        .await;
+    assert_eq!(refusal(two_callers).0, 401, "two Authorization headers name no caller");
 
     let (status, code, message) =
         refusal(api.post(JAY_TOKEN, "recall", json!({"user_id": "emma"})).await);
