@@ -169,11 +169,42 @@ static LASTING_START: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
     .expect("the lasting-start pattern is valid")
 });
 
+/// Words in a quote that make it lasting whatever its sentence says
+/// ("这次的先放着，以后都先说结果").
+static LASTING_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)以后|今后|往后|每次|一律|默认|\balways\b|\bfrom\s+now\s+on\b|\bevery\s+time\b|\bby\s+default\b|\bgoing\s+forward\b|\bin\s+(?:the\s+)?future\b",
+    )
+    .expect("the lasting-word pattern is valid")
+});
+
 /// Whether a quote asks for something only this once (spec §5 `one_off`):
 /// the model's `durability` is not trusted alone.
 pub fn has_one_off_marker(quote: &str) -> bool {
     let quote = LASTING_START.replace_all(quote, " ");
     ONE_OFF_MARKER.is_match(&quote)
+}
+
+/// Whether the sentence `quote` stands in makes it one-off though the quote
+/// alone does not: a model that quotes "报告先说结果" out of
+/// "这次报告先说结果" would otherwise turn a request for this once into a
+/// habit. A quote that itself says it lasts ("以后…", "from now on") is
+/// taken at its word; a quote not found as written is left to the quote check.
+pub fn one_off_in_its_sentence(quote: &str, message: &str) -> bool {
+    let (quote, message) = (normalize(quote), normalize(message));
+    let Some(at) = message.find(&quote).filter(|_| !quote.is_empty()) else {
+        return false;
+    };
+    if LASTING_WORD.is_match(&quote) {
+        return false;
+    }
+    let ends_sentence = |c: char| matches!(c, '。' | '！' | '？' | '!' | '?' | '\n' | '；' | ';');
+    let start = message[..at]
+        .rfind(|c: char| ends_sentence(c) || c == '.')
+        .map_or(0, |i| i + message[i..].chars().next().map_or(1, char::len_utf8));
+    let after = at + quote.len();
+    let end = message[after..].find(ends_sentence).map_or(message.len(), |i| after + i);
+    has_one_off_marker(&message[start..end])
 }
 
 #[cfg(test)]
@@ -257,6 +288,30 @@ mod tests {
             ("http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"),
         ] {
             assert_eq!(mask_url_secrets(url), masked);
+        }
+    }
+
+    #[test]
+    fn a_quote_trimmed_of_its_one_off_marker_is_still_one_off() {
+        for (quote, message) in [
+            ("报告先说结果", "这次报告先说结果"),
+            ("先说结果", "这次，先说结果，谢谢"),
+            ("put the result first", "This time, put the result first."),
+            ("use tables", "Just for today use tables please"),
+            ("用表格列出来", "今天先用表格列出来吧！"),
+        ] {
+            assert!(one_off_in_its_sentence(quote, message), "{quote} in {message}");
+        }
+        for (quote, message) in [
+            ("以后都先说结果", "这次的报告不错，以后都先说结果"),
+            ("报告先说结果", "这次的报告很好。报告先说结果"),
+            ("put the result first", "Thanks for this time. Put the result first in reports."),
+            ("from now on put the result first", "This time and from now on put the result first"),
+            ("报告都先说结果", "从这次开始，报告都先说结果"),
+            ("先说结果", "报告先说结果"),
+            ("not in it", "这次先说结果"),
+        ] {
+            assert!(!one_off_in_its_sentence(quote, message), "{quote} in {message}");
         }
     }
 

@@ -93,7 +93,10 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     if quote.chars().count() < MIN_QUOTE_CHARS {
         return Err(DropReason::QuoteTooShort);
     }
-    if durability != Durability::Until && text::has_one_off_marker(&quote) {
+    if durability != Durability::Until
+        && (text::has_one_off_marker(&quote)
+            || text::one_off_in_its_sentence(&quote, &message.content))
+    {
         return Err(DropReason::OneOff);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
@@ -175,6 +178,7 @@ mod tests {
         );
         let assistant = message(3, "m3", Role::Assistant, "以后我都先说结果");
         let nfd = message(4, "m4", Role::User, "Re\u{301}sume\u{301} first, please");
+        let this_time = message(5, "m5", Role::User, "这次报告用表格列出来。以后报告先写结论");
         let context = vec!["m1"];
         let allowed = vec!["global".to_owned(), "domain:report".to_owned()];
         let checks = Checks {
@@ -182,7 +186,9 @@ mod tests {
             conversation_id: "c1",
             run_id: "r1",
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd)].into_iter().collect(),
+            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd), ("m5", &this_time)]
+                .into_iter()
+                .collect(),
             context_ids: context,
             allowed_scopes: &allowed,
             detector: &Detector::default(),
@@ -210,6 +216,7 @@ mod tests {
             (leaky, "forbidden"),
             (proposed("m2", "。", "presentation", "global", "lasting"), "quote_too_short"),
             (proposed("m2", "这次先说结果", "presentation", "global", "lasting"), "one_off"),
+            (proposed("m5", "报告用表格列出来", "presentation", "global", "lasting"), "one_off"),
             (proposed("m2", "电话 138  1234 5678", "background", "global", "lasting"), "forbidden"),
         ];
         for (slip, reason) in cases {
@@ -243,6 +250,13 @@ mod tests {
             (Kind::Presentation, "domain:report", SlipState::New)
         );
         assert_eq!(slip.expressed_at, "2026-11-20T09:00:00Z".parse::<Time>().unwrap());
+    }
+
+    #[test]
+    fn the_lasting_sentence_beside_a_one_off_one_is_kept() {
+        let lasting = proposed("m5", "报告先写结论", "presentation", "global", "lasting");
+        let verdict = check_all(vec![lasting]);
+        assert_eq!(verdict.kept.len(), 1, "{:?}", verdict.dropped);
     }
 
     #[test]
