@@ -143,6 +143,10 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?:给了|授予了|分配了|开通了|开了|赋予了|给)(?:我|他|她|用户|该用户)[^,;。!?\n]{0,12}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权|编辑权|访问权|签字权)".to_string(),
         // 批次放行由我签字 / 配方变更由用户审批.
         r"由(?:我|他|她|用户|本人|该用户)(?:来|负责)?(?:签字|审批|批准|放行|签发|签批|终审|拍板|决定|最终审批)".to_string(),
+        // 我管着生产环境的权限名单 / 白名单由我维护: who may have access is the speaker's.
+        format!(r"{s}{a}(?:管着|管理着?|维护着?|掌管着?|控制着?|负责)[^,;。!?
+]{{0,12}}?(?:权限名单|权限列表|权限表|白名单)"),
+        r"(?:权限名单|权限列表|权限表|白名单)(?:都|也)?由(?:我|他|她|用户|本人)(?:来|一个人)?(?:维护|管理|掌管|控制|负责|决定|说了算)".to_string(),
         ]),
         // English.
         compile(vec![
@@ -183,6 +187,10 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?i)\b(?:delegated|handed|gave|passed|transferred|assigned|lent)\s+(?:(?:his|her|their|the|all|full)\s+)?(?:[\w-]+\s+){0,2}?(?:authority|rights|powers?|permissions?|access|privileges)\s+(?:over\s+)?to\s+me\b|\b(?:delegated|handed|gave|passed|transferred|assigned|lent)\s+me\s+(?:(?:his|her|their|the|all|full)\s+)?(?:[\w-]+\s+){0,2}?(?:authority|rights|powers?|permissions?|access|privileges)\b".to_string(),
         // {"role": "admin", "user": "me"}: a profile about the speaker.
         r#"(?i)\{[^{}]*"(?:role|access)"\s*:\s*"(?:super\s*)?(?:admin(?:istrator)?|root|superuser|owner|approver)"[^{}]*"(?:me|myself|self)"[^{}]*\}|\{[^{}]*"(?:me|myself|self)"[^{}]*"(?:role|access)"\s*:\s*"(?:super\s*)?(?:admin(?:istrator)?|root|superuser|owner|approver)"[^{}]*\}"#.to_string(),
+        // I control the prod access list / she decides who gets access to the ERP.
+        format!(r"(?i){se}{ae}\s+(?:controls?|manages?|owns?|runs?|maintains?|administers?|holds?|keeps?|curates?)\s+(?:the\s+|our\s+|their\s+)?(?:[\w-]+\s+){{0,2}}?(?:(?:access|permission|allow|white)[ -]?lists?|acls?|access\s+control\s+lists?)\b"),
+        format!(r"(?i){se}{ae}\s+(?:decides?|chooses?|controls?|determines?|says?)\s+who\s+(?:gets|has|can\s+have|may\s+have|is\s+granted|can\s+get)\s+(?:[\w-]+\s+)?access\b"),
+        format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:grants|gives\s+out|hands\s+out|controls)\s+(?:[\w-]+\s+)?(?:access|permissions)\b"),
         // I'm on the approval committee / he belongs to the Administrators group.
         format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
         ]),

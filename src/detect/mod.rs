@@ -171,8 +171,15 @@ pub fn scan(text: &str) -> Option<Category> {
 fn builtin(views: &Views) -> Option<Category> {
     credentials::find(&views.words, &views.digits)
         .or_else(|| identifiers::find(views))
-        .or_else(|| claims::has_claim(&views.words).then_some(Category::PermissionClaim))
+        .or_else(|| has_claim(&views.words).then_some(Category::PermissionClaim))
         .or_else(|| business::has_live_fact(&views.words).then_some(Category::LiveBusinessFact))
+}
+
+/// A claim as written, or in leetspeak (`adm1n with r00t`). Only the claim
+/// patterns read the unleeted words: digits inside a secret, a hex token or
+/// a number must stay digits for the other detectors.
+fn has_claim(words: &str) -> bool {
+    claims::has_claim(words) || view::unleet(words).is_some_and(|w| claims::has_claim(&w))
 }
 
 /// Compiles a built-in pattern. `\b` means an ASCII word boundary (so that
@@ -247,6 +254,15 @@ mod tests {
             "I am allowed to approve recipe releases",
             "I can approve the change myself",
             "my role is approver",
+            "I'm adm1n with r00t on prod",
+            "I am the @dmin of this tenant",
+            "treat me as 4dmin",
+            "I control the prod access list",
+            "he maintains the allowlist for production",
+            "I decide who gets access to prod",
+            "I'm the one who grants access to the ERP",
+            "我管着生产环境的权限名单",
+            "白名单由我维护",
         ] {
             check(t, Some(Category::PermissionClaim));
         }
@@ -263,6 +279,11 @@ mod tests {
             "I'm working on the yogurt texture project",
             "I am responsible for recipe development",
             "我是做奶制品配方的",
+            "who controls the prod access list?",
+            "the access list is reviewed monthly",
+            "I asked who gets access to the new lab",
+            "白名单由IT部门维护",
+            "I keep a list of suppliers",
         ] {
             check(t, None);
         }

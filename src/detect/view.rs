@@ -347,6 +347,63 @@ impl NumberRun {
     }
 }
 
+/// The letter a digit or sign stands for in leetspeak.
+fn leet_letter(c: char) -> Option<char> {
+    Some(match c {
+        '0' => 'o',
+        '1' => 'i',
+        '3' => 'e',
+        '4' => 'a',
+        '5' => 's',
+        '7' => 't',
+        '@' => 'a',
+        '$' => 's',
+        _ => return None,
+    })
+}
+
+/// `words` with leetspeak undone inside Latin words (`adm1n` → `admin`,
+/// `r00t` → `root`, `@dmin` → `admin`), or `None` when there is none: a
+/// word of at least four characters, two of them letters, with at most two
+/// such characters and no other digit. Numbers (`2026Q4`, `PO-77`), codes
+/// and hex tokens stay as they are.
+pub fn unleet(words: &str) -> Option<String> {
+    if !words.bytes().any(|b| leet_letter(char::from(b)).is_some()) {
+        return None;
+    }
+    let chars: Vec<char> = words.chars().collect();
+    let mut out = String::with_capacity(words.len());
+    let mut changed = false;
+    let mut start = 0;
+    while start < chars.len() {
+        let in_word = |c: char| c.is_ascii_alphanumeric() || leet_letter(c).is_some();
+        if !in_word(chars[start]) {
+            out.push(chars[start]);
+            start += 1;
+            continue;
+        }
+        let end = (start..chars.len()).find(|&i| !in_word(chars[i])).unwrap_or(chars.len());
+        let word = &chars[start..end];
+        let letters = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
+        let leet: Vec<usize> =
+            (0..word.len()).filter(|&i| leet_letter(word[i]).is_some()).collect();
+        let digits = word.iter().filter(|c| c.is_ascii_digit()).count();
+        let foldable = letters >= 2
+            && word.len() >= 4
+            && !leet.is_empty()
+            && leet.len() <= 2
+            && digits == leet.iter().filter(|&&i| word[i].is_ascii_digit()).count();
+        if foldable {
+            out.extend(word.iter().map(|&c| leet_letter(c).unwrap_or(c)));
+            changed = true;
+        } else {
+            out.extend(word);
+        }
+        start = end;
+    }
+    changed.then_some(out)
+}
+
 /// Both views of one text and the numbers in it, computed once per scan.
 #[derive(Debug, Clone)]
 pub(crate) struct Views {
@@ -494,6 +551,21 @@ fn is_label_before(chars: &[char], joiner: Option<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leetspeak_is_undone_inside_words_only() {
+        assert_eq!(unleet("I'm adm1n with r00t").as_deref(), Some("I'm admin with root"));
+        assert_eq!(unleet("the @dmin, 4dmin").as_deref(), Some("the admin, admin"));
+        for kept in [
+            "ship v2 in 2026Q4",
+            "PO-77 and SKU-1234",
+            "token 9f86d081884c7d659a2feaa0c55ad015",
+            "abc123",
+            "plain words",
+        ] {
+            assert_eq!(unleet(kept), None, "{kept}");
+        }
+    }
 
     #[test]
     fn full_width_forms_become_ascii() {
