@@ -630,7 +630,11 @@ impl Store for Backend {
                 }
             }
         }
-        tx.commit().await.map_err(Error::db("committing"))
+        tx.commit().await.map_err(Error::db("committing"))?;
+        if writes.iter().any(|w| matches!(w, Write::EraseText { .. })) {
+            dialect::after_erasing(&mut writer).await;
+        }
+        Ok(())
     }
 
     async fn memory(&self, memory_id: &str) -> Result<Option<Memory>> {
@@ -1210,6 +1214,7 @@ impl Store for Backend {
             removed.push((*table, n));
         }
         tx.commit().await.map_err(Error::db(format!("committing the purge of user {user_id}")))?;
+        dialect::after_erasing(&mut writer).await;
         Ok(removed)
     }
 
@@ -1284,6 +1289,11 @@ impl Store for Backend {
 
     async fn purge_slips(&self, before: Time) -> Result<u64> {
         let purge = sqlx::query(crate::store::PURGEABLE_SLIPS).bind(DbTime(before));
-        exec(&mut *self.writer().await?, purge, "purging old slips").await
+        let mut writer = self.writer().await?;
+        let purged = exec(&mut writer, purge, "purging old slips").await?;
+        if purged > 0 {
+            dialect::after_erasing(&mut writer).await;
+        }
+        Ok(purged)
     }
 }

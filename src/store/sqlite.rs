@@ -56,6 +56,9 @@ impl SqliteStore {
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
+            // Deleted and overwritten text is zeroed in the file, not left
+            // in free space: a person who deletes a memory means it.
+            .pragma("secure_delete", "on")
             .busy_timeout(busy_timeout);
         let opening = || {
             Error::db(format!(
@@ -146,6 +149,22 @@ mod dialect {
         conn: &mut SqliteConnection,
     ) -> Result<Transaction<'_, Sqlite>, sqlx::Error> {
         conn.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    /// After a commit that erased text: the write-ahead log still holds the
+    /// pages that carried it, so it is checkpointed and truncated (with
+    /// `secure_delete` the database file's own copies are already zeros).
+    /// Best effort: a reader still on an old snapshot leaves the log for
+    /// the next checkpoint, logged, never failing the erase.
+    pub async fn after_erasing(conn: &mut SqliteConnection) {
+        let truncated = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)")
+            .fetch_one(conn)
+            .await;
+        if !matches!(truncated, Ok((0, _, _))) {
+            tracing::info!(
+                "the write-ahead log is still in use; erased text leaves it at the next checkpoint"
+            );
+        }
     }
 
     /// The table function that reads a JSON array parameter as rows of `value`.

@@ -8,8 +8,8 @@ use crate::app::{ingest, model_config, run_at};
 use crate::fake_model::{self, Gate, operations, slips};
 use crate::helpers::{RawSql, line, on_both_backends};
 use dreamd::detect::Detector;
-use dreamd::domain::{Status, SuggestionStatus};
-use dreamd::manage::{Manager, StatusChange};
+use dreamd::domain::{Kind, Scope, Status, SuggestionStatus};
+use dreamd::manage::{Manager, NewExplicit, StatusChange};
 use dreamd::store::Store;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -321,4 +321,39 @@ async fn a_user_that_keeps_failing_is_passed_over_until_a_new_slip<S: Store>(sto
     let again = run_at(store, &config, "2026-11-25T12:00:00Z").await;
     assert_eq!(again.users.failed, 1, "a new slip makes the user due again");
     assert_eq!(store.failed_users(10).await.unwrap()[0].attempts, 1);
+}
+
+/// Deleting means the bytes (spec §7): after a deletion and after a purge,
+/// the SQLite files (database, write-ahead log, shared memory) hold no byte
+/// of the erased texts while the store is still open, as a served dreamd's is.
+#[tokio::test]
+async fn erased_text_leaves_the_sqlite_files() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let store = dreamd::store::SqliteStore::open(&dir.path().join("dreamd.db")).await.unwrap();
+    let on_disk = |needle: &str| {
+        ["dreamd.db", "dreamd.db-wal", "dreamd.db-shm"].iter().any(|file| {
+            std::fs::read(dir.path().join(file))
+                .is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
+        })
+    };
+    let detector = Detector::default();
+    let manager = Manager::new(&store, "2026-11-20T00:00:00Z".parse().unwrap(), &detector);
+    let request = NewExplicit {
+        user_id: USER.into(),
+        kind: Kind::Presentation,
+        scope: Scope::global(),
+        text: "报告用 zebraquokka 格式".into(),
+        expires_at: None,
+        source: None,
+    };
+    let kept = manager.set(request).await.unwrap();
+    assert!(on_disk("zebraquokka"), "the text was written: the scene is right");
+    manager.change(&kept.memory.memory_id, StatusChange::Delete).await.unwrap();
+    assert!(!on_disk("zebraquokka"), "a deleted memory's text is gone from the files");
+
+    let said = "我在做 wombatpangolin 项目";
+    ingest(&store, &[line("u2", "c9", "m1", "user", said, "2026-11-19T09:00:00Z")]).await;
+    assert!(on_disk("wombatpangolin"));
+    store.purge_user("u2").await.unwrap();
+    assert!(!on_disk("wombatpangolin"), "a purged user's messages are gone from the files");
 }
