@@ -137,7 +137,7 @@ pub struct SetArgs {
     pub user: String,
     #[arg(long, value_parser = parse_kind)]
     pub kind: Kind,
-    #[arg(long, value_parser = parse_scope)]
+    #[arg(long, value_parser = ScopeArg)]
     pub scope: Scope,
     #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
     pub expires_at: Option<Time>,
@@ -213,7 +213,7 @@ pub struct RecallArgs {
     #[arg(long)]
     pub user: String,
     /// A scope of the request (repeatable); global memories always apply.
-    #[arg(long = "scope", value_parser = parse_scope)]
+    #[arg(long = "scope", value_parser = ScopeArg)]
     pub scopes: Vec<Scope>,
     /// How many memories at most (default 5, at most 8).
     #[arg(long, default_value_t = 5)]
@@ -255,8 +255,27 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
     s.parse()
 }
 
-fn parse_scope(s: &str) -> Result<Scope, String> {
-    s.parse()
+/// `--scope`, refused without repeating the value (clap's own message for
+/// a bad value quotes it, and a refused scope may hold a secret).
+#[derive(Debug, Clone, Copy)]
+struct ScopeArg;
+
+impl clap::builder::TypedValueParser for ScopeArg {
+    type Value = Scope;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Scope, clap::Error> {
+        let refused = |why: &str| {
+            let message = format!("invalid value for '--scope': {why}\n");
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd)
+        };
+        let text = value.to_str().ok_or_else(|| refused("not valid UTF-8"))?;
+        text.parse().map_err(|e: String| refused(&e))
+    }
 }
 
 fn parse_fraction(s: &str) -> Result<f64, String> {

@@ -196,17 +196,21 @@ impl Scope {
 
     /// Checks a `<name>` of a domain or project: 1–64 characters, no
     /// whitespace, no `:`, no control character (a scope is printed with
-    /// every memory in it; an escape sequence would drive the terminal).
+    /// every memory in it; an escape sequence would drive the terminal) and
+    /// no invisible one (a zero-width space or a bidi override would make
+    /// two scopes look alike). The errors never repeat the name: a refused
+    /// one may hold anything.
     pub fn check_name(name: &str) -> Result<(), String> {
         let len = name.chars().count();
         if len == 0 || len > 64 {
-            return Err(format!("scope name '{}' must be 1 to 64 characters", name.escape_debug()));
+            return Err("a scope name must be 1 to 64 characters".to_owned());
         }
-        if name.chars().any(|c| c.is_whitespace() || c == ':' || c.is_control()) {
-            return Err(format!(
-                "scope name '{}' must not contain whitespace, ':' or control characters",
-                name.escape_debug()
-            ));
+        if name.chars().any(|c| c.is_whitespace() || c == ':' || c.is_control() || is_invisible(c))
+        {
+            return Err(
+                "a scope name must not contain whitespace, ':', control or invisible characters"
+                    .to_owned(),
+            );
         }
         Ok(())
     }
@@ -217,6 +221,12 @@ impl Scope {
     }
 }
 
+/// Characters that print as nothing (zero-width and joiners, bidi
+/// controls, the soft hyphen, the byte-order mark).
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
 impl FromStr for Scope {
     type Err = String;
     fn from_str(s: &str) -> Result<Scope, String> {
@@ -225,7 +235,7 @@ impl FromStr for Scope {
         }
         let name =
             s.strip_prefix("domain:").or_else(|| s.strip_prefix("project:")).ok_or_else(|| {
-                format!("scope '{s}' must be 'global', 'domain:<name>' or 'project:<name>'")
+                "a scope must be 'global', 'domain:<name>' or 'project:<name>'".to_owned()
             })?;
         Scope::check_name(name)?;
         Ok(Scope(s.to_owned()))
@@ -688,8 +698,12 @@ mod tests {
             "project:nul\u{0}",
             "domain:\u{1b}]52;c;cm0=\u{7}",
             "project:del\u{7f}",
+            "project:a\u{200b}b",
+            "project:\u{202e}drowssap",
+            "domain:soft\u{ad}hyphen",
         ] {
-            assert!(bad.parse::<Scope>().is_err(), "{bad:?} should be refused");
+            let refusal = bad.parse::<Scope>().expect_err(bad);
+            assert!(bad.is_empty() || !refusal.contains(bad), "never repeated: {refusal}");
         }
         for (scope, name) in
             [("global", ""), ("domain:recipe", "recipe"), ("project:奶制品-2026", "奶制品-2026")]

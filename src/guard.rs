@@ -86,10 +86,33 @@ pub fn admit(raw: &str, kind: TextKind, detector: &Detector) -> Result<String, R
 /// `policy.domains` need no check; names that arrive with messages or an
 /// agent's `remember` do.
 pub fn admit_scope(scope: &Scope, detector: &Detector) -> Result<(), Refusal> {
-    match detector.scan(&text::normalize(scope.name())) {
+    match readings(&text::normalize(scope.name())).iter().find_map(|r| detector.scan(r)) {
         Some(finding) => Err(Refusal::Forbidden(finding)),
         None => Ok(()),
     }
+}
+
+/// A name as written and as the words it spells: separators as spaces and
+/// `%40` as `@` (`i_am_admin`, `password_hunter2`, `jay%40example.com`),
+/// then letters apart from digits (`tel13800138000`).
+fn readings(name: &str) -> [String; 3] {
+    let spaced: String = name
+        .replace("%40", "@")
+        .chars()
+        .map(|c| if matches!(c, '_' | '-' | '+' | '/' | '|') { ' ' } else { c })
+        .collect();
+    let mut apart = String::with_capacity(spaced.len() + 8);
+    let mut previous: Option<char> = None;
+    for c in spaced.chars() {
+        if previous.is_some_and(|p| p.is_alphabetic() != c.is_alphabetic() && p.is_alphanumeric())
+            && c.is_alphanumeric()
+        {
+            apart.push(' ');
+        }
+        apart.push(c);
+        previous = Some(c);
+    }
+    [name.to_owned(), spaced, apart]
 }
 
 #[cfg(test)]
@@ -155,6 +178,13 @@ mod tests {
             ("project:password=hunter2", Category::Password),
             ("project:AKIAIOSFODNN7EXAMPLE", Category::Secret),
             ("project:我是管理员", Category::PermissionClaim),
+            ("project:tel13800138000", Category::Phone),
+            ("project:x13800138000", Category::Phone),
+            ("project:password_hunter2", Category::Password),
+            ("project:i_am_admin", Category::PermissionClaim),
+            ("project:user-is-admin", Category::PermissionClaim),
+            ("domain:jay%40example.com", Category::Email),
+            ("project:price_12.5yuan", Category::LiveBusinessFact),
         ] {
             let refusal = admit_scope(&bad.parse().unwrap(), &d).unwrap_err();
             assert_eq!(refusal, Refusal::Forbidden(Finding::Builtin(category)), "{bad}");

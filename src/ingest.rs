@@ -377,7 +377,8 @@ fn validate(raw: RawLine, line: usize) -> std::result::Result<NewMessage, String
         .scopes
         .unwrap_or_default()
         .iter()
-        .map(|s| s.parse::<Scope>())
+        .enumerate()
+        .map(|(i, s)| s.parse::<Scope>().map_err(|e| format!("scopes[{i}]: {e}")))
         .collect::<std::result::Result<Vec<_>, _>>()?;
     let message_id = match raw.message_id {
         Some(id) => check_id(id, "message_id")?,
@@ -469,7 +470,7 @@ mod tests {
             ),
             (
                 r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","scopes":["team:x"]}"#,
-                "scope 'team:x'",
+                "scopes[0]: a scope must be 'global', 'domain:<name>' or 'project:<name>'",
             ),
             (
                 r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20T09:00:00Z","scopes":["global","project:13800138000"]}"#,

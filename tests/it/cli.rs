@@ -130,7 +130,7 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
         ),
         (
             &["memories", "set", "--user", "u", "--kind", "presentation", "--scope", "team:x", "x"],
-            "scope 'team:x'",
+            "invalid value for '--scope': a scope must be 'global'",
         ),
         (
             &[
@@ -449,6 +449,13 @@ fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
         set.stderr
     );
     assert!(!set.stderr.contains("13800138000") && set.stdout.is_empty());
+    for malformed in ["project:13800138000 x", "sk-proj-abcdefghijklmnopqrstuvwxyz123456"] {
+        let args = ["memories", "set", "--user", "jay", "--kind", "recent_focus", "--scope"];
+        let run = d.run(&[&args[..], &[malformed, "跟进新配方"]].concat());
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("invalid value for '--scope'"), "{}", run.stderr);
+        assert!(!run.stderr.contains(&malformed[8..]), "never repeated: {}", run.stderr);
+    }
     let line = |scope: &str| {
         format!(
             r#"{{"user_id":"jay","conversation_id":"c1","message_id":"m1","role":"user","content":"以后先说结果","created_at":"2026-11-28T09:00:00Z","scopes":["{scope}"]}}"#
