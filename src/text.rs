@@ -156,7 +156,7 @@ fn is_secret_name(name: &str) -> bool {
 /// lasting change ("从这次开始", "from this time on").
 static ONE_OFF_MARKER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|(?:\b(?:just\s+)?this\s+(?:time|once)\b)|\bjust\s+(?:for\s+)?today\b|\bfor\s+now\b|\bfor\s+this\s+(?:one|report|query|request)\b|\bthis\s+one\s+time\b",
+        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|(?:\b(?:just[\s-]+)?this[\s-]+(?:time|once)\b)|\bjust[\s-]+(?:for[\s-]+)?today\b|\bfor[\s-]+now\b|\bfor[\s-]+this[\s-]+(?:one|report|query|request)\b|\bthis[\s-]+one[\s-]+time\b",
     )
     .expect("the one-off pattern is valid")
 });
@@ -181,8 +181,42 @@ static LASTING_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// Whether a quote asks for something only this once (spec §5 `one_off`):
 /// the model's `durability` is not trusted alone.
 pub fn has_one_off_marker(quote: &str) -> bool {
-    let quote = LASTING_START.replace_all(quote, " ");
+    let quote = close_cjk_gaps(quote);
+    let quote = LASTING_START.replace_all(&quote, " ");
     ONE_OFF_MARKER.is_match(&quote)
+}
+
+/// `text` without the whitespace between two CJK characters (`这 次` is
+/// `这次`): Chinese puts none there, so a space inside a marker hides it.
+fn close_cjk_gaps(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_cjk) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            let before = chars[..i].iter().rev().find(|c| !c.is_whitespace());
+            let after = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if before.is_some_and(|&b| is_cjk(b)) && after.is_some_and(|&a| is_cjk(a)) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether a short sentence is a one-off marker and little else ("这次！",
+/// "This time."), so that it governs the sentence after it.
+fn is_bare_one_off(sentence: &str) -> bool {
+    let sentence = close_cjk_gaps(sentence.trim());
+    let len = sentence.chars().filter(|c| c.is_alphanumeric()).count();
+    let marked: usize = ONE_OFF_MARKER
+        .find_iter(&sentence)
+        .map(|m| m.as_str().chars().filter(|c| c.is_alphanumeric()).count())
+        .sum();
+    len > 0 && len <= 12 && marked * 2 >= len && !LASTING_START.is_match(&sentence)
 }
 
 /// Whether the sentence `quote` stands in makes it one-off though the quote
@@ -204,7 +238,12 @@ pub fn one_off_in_its_sentence(quote: &str, message: &str) -> bool {
         .map_or(0, |i| i + message[i..].chars().next().map_or(1, char::len_utf8));
     let after = at + quote.len();
     let end = message[after..].find(ends_sentence).map_or(message.len(), |i| after + i);
-    has_one_off_marker(&message[start..end])
+    let head = &message[..start];
+    let head = head.strip_suffix(|c: char| ends_sentence(c) || c == '.').unwrap_or(head);
+    let previous = head
+        .rfind(|c: char| ends_sentence(c) || c == '.')
+        .map_or(head, |i| &head[i + head[i..].chars().next().map_or(1, char::len_utf8)..]);
+    has_one_off_marker(&message[start..end]) || is_bare_one_off(previous)
 }
 
 #[cfg(test)]
@@ -299,6 +338,12 @@ mod tests {
             ("put the result first", "This time, put the result first."),
             ("use tables", "Just for today use tables please"),
             ("用表格列出来", "今天先用表格列出来吧！"),
+            ("报告先说结果", "这 次报告先说结果"),
+            ("put the result first", "this-time only: put the result first"),
+            ("报告先说结果", "这次！报告先说结果。"),
+            ("报告先说结果", "这次。报告先说结果。"),
+            ("Put the result first", "This time. Put the result first."),
+            ("put the result first", "This time; put the result first."),
         ] {
             assert!(one_off_in_its_sentence(quote, message), "{quote} in {message}");
         }

@@ -1,7 +1,7 @@
 //! Which proposed slips are kept (spec §5, §10.5–§10.6). Pure: the same
 //! checks for the model and the offline rules, whatever either returns.
 
-use crate::detect::Detector;
+use crate::detect::{self, Detector};
 use crate::domain::{
     DropReason, Durability, Kind, MIN_QUOTE_CHARS, Role, Scope, Slip, SlipState, StoredMessage,
     Time, new_id,
@@ -61,6 +61,15 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     verdict
 }
 
+/// Whether a quote, or the sentence it was cut from, asks for something only
+/// this once, read as the detectors read text (Traditional as Simplified,
+/// full-width folded, invisible characters gone), so that `這次`, `ＴＨＩＳ
+/// ＴＩＭＥ` or a zero-width space inside `this time` hide nothing.
+fn is_one_off(quote: &str, message: &str) -> bool {
+    let (quote, message) = (detect::view(quote), detect::view(message));
+    text::has_one_off_marker(&quote) || text::one_off_in_its_sentence(&quote, &message)
+}
+
 fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     let Some(message) = c.messages.get(p.message_id.as_str()) else {
         return Err(if c.context_ids.contains(&p.message_id.as_str()) {
@@ -93,10 +102,7 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     if quote.chars().count() < MIN_QUOTE_CHARS {
         return Err(DropReason::QuoteTooShort);
     }
-    if durability != Durability::Until
-        && (text::has_one_off_marker(&quote)
-            || text::one_off_in_its_sentence(&quote, &message.content))
-    {
+    if durability != Durability::Until && is_one_off(&quote, &message.content) {
         return Err(DropReason::OneOff);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
@@ -179,6 +185,8 @@ mod tests {
         let assistant = message(3, "m3", Role::Assistant, "以后我都先说结果");
         let nfd = message(4, "m4", Role::User, "Re\u{301}sume\u{301} first, please");
         let this_time = message(5, "m5", Role::User, "这次报告用表格列出来。以后报告先写结论");
+        let traditional = message(6, "m6", Role::User, "這次報告先說結果");
+        let hidden = message(7, "m7", Role::User, "Th\u{200b}is time, put the result first");
         let context = vec!["m1"];
         let allowed = vec!["global".to_owned(), "domain:report".to_owned()];
         let checks = Checks {
@@ -186,9 +194,16 @@ mod tests {
             conversation_id: "c1",
             run_id: "r1",
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &user), ("m3", &assistant), ("m4", &nfd), ("m5", &this_time)]
-                .into_iter()
-                .collect(),
+            messages: [
+                ("m2", &user),
+                ("m3", &assistant),
+                ("m4", &nfd),
+                ("m5", &this_time),
+                ("m6", &traditional),
+                ("m7", &hidden),
+            ]
+            .into_iter()
+            .collect(),
             context_ids: context,
             allowed_scopes: &allowed,
             detector: &Detector::default(),
@@ -217,6 +232,11 @@ mod tests {
             (proposed("m2", "。", "presentation", "global", "lasting"), "quote_too_short"),
             (proposed("m2", "这次先说结果", "presentation", "global", "lasting"), "one_off"),
             (proposed("m5", "报告用表格列出来", "presentation", "global", "lasting"), "one_off"),
+            (proposed("m6", "報告先說結果", "presentation", "global", "lasting"), "one_off"),
+            (
+                proposed("m7", "put the result first", "presentation", "global", "lasting"),
+                "one_off",
+            ),
             (proposed("m2", "电话 138  1234 5678", "background", "global", "lasting"), "forbidden"),
         ];
         for (slip, reason) in cases {
