@@ -28,12 +28,15 @@ fn check(check: &'static str, result: std::result::Result<String, String>) -> Ch
 
 /// Runs every check, prints the report, and fails (exit 2) if any failed.
 pub async fn run(config: &Config, format: Format) -> Result<()> {
-    let checks = vec![
+    let mut checks = vec![
         check("schedule", Ok(format!("schedule.cron '{}' is valid", config.schedule.cron))),
         check("database", database(config).await),
         check("prompts", prompts(config)),
         check("model", model(config).await),
     ];
+    if config.http.listen.is_some() || !config.http.tokens.is_empty() {
+        checks.push(check("http", http_tokens(config)));
+    }
     emit(format, &checks, |checks| {
         checks.iter().fold(String::new(), |mut out, c| {
             let _ = writeln!(
@@ -63,6 +66,14 @@ async fn database(config: &Config) -> std::result::Result<String, String> {
             .map(|_| format!("PostgreSQL {} reachable, migrations applied", mask_url_secrets(url))),
     }
     .map_err(|e| e.to_string())
+}
+
+/// The bearer tokens as the service reads them at start: every variable
+/// set, long enough, and no token in two entries.
+fn http_tokens(config: &Config) -> std::result::Result<String, String> {
+    let tokens =
+        crate::http::auth::Tokens::from_env(&config.http.tokens).map_err(|e| e.to_string())?;
+    Ok(format!("{} bearer token(s) read from their variables", tokens.len()))
 }
 
 fn prompts(config: &Config) -> std::result::Result<String, String> {

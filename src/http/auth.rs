@@ -84,11 +84,15 @@ impl Tokens {
             }
             let token = Token { digest: digest(value.trim()), users: entry.users.clone() };
             if let Some(i) = tokens.iter().position(|t: &Token| t.digest == token.digest) {
-                return Err(Error::Config(format!(
-                    "http.tokens: {name} holds the same token as {}; a token shared by two \
-                     entries acts for the users of both, so give each caller a token of its own",
-                    entries[i].token_env
-                )));
+                let other = &entries[i].token_env;
+                return Err(Error::Config(if other == name {
+                    format!("http.tokens: {name} is listed twice; list it once with all its users")
+                } else {
+                    format!(
+                        "http.tokens: {name} holds the same token as {other}; a token shared by \
+                         two entries acts for the users of both, so give each caller a token of its own"
+                    )
+                }));
             }
             tokens.push(token);
         }
@@ -97,6 +101,10 @@ impl Tokens {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
     }
 
     /// The users a token may act for, or `None` for an unknown token. Every
@@ -235,6 +243,12 @@ mod tests {
             .to_string();
         assert!(twice.contains("T_B holds the same token as T_A"), "{twice}");
         assert!(!twice.contains("one-token-for-both"), "{twice}");
+        let listed =
+            Tokens::from_lookup(&[entry("T_A", &["jay"]), entry("T_A", &["emma"])], shared)
+                .err()
+                .unwrap()
+                .to_string();
+        assert!(listed.contains("T_A is listed twice"), "{listed}");
     }
 
     #[test]

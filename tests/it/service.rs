@@ -457,4 +457,22 @@ async fn config_check_says_precisely_what_is_wrong() {
         "{}",
         run.stderr
     );
+
+    let d = Dreamd::sqlite();
+    std::fs::write(
+        d.path("dreamd.toml"),
+        "[http]\ntokens = [{ token_env = \"T_A\", users = [\"jay\"] }, { token_env = \"T_B\", users = [\"emma\"] }]\n",
+    )
+    .unwrap();
+    let config = d.path("dreamd.toml");
+    let shared = "one-token-for-two-0123456789";
+    let tokens = d.env("T_A", shared).env("T_B", shared);
+    let run = tokens.run(&["--config", config.to_str().unwrap(), "config", "--check"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("FAIL  http") && run.stdout.contains("T_B holds the same token as T_A"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains(shared) && !run.stderr.contains(shared));
 }
