@@ -137,9 +137,13 @@ mod dialect {
             let conn = writer.pool.acquire().await?;
             *held = Some(Held { conn, since: Instant::now() });
         }
-        // Never the error: `held` is set above.
-        MutexGuard::try_map(held, |h| h.as_mut().map(|h| &mut *h.conn))
-            .map_err(|_| sqlx::Error::PoolClosed)
+        let mut conn = MutexGuard::try_map(held, |h| h.as_mut().map(|h| &mut *h.conn))
+            // Never the error: `held` is set above.
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        if ERASED_TEXT_IN_LOG.load(std::sync::atomic::Ordering::SeqCst) {
+            truncate_log(&mut conn).await;
+        }
+        Ok(conn)
     }
 
     /// A transaction that takes the write lock at once. A deferred one that
@@ -151,18 +155,40 @@ mod dialect {
         conn.begin_with("BEGIN IMMEDIATE").await
     }
 
+    /// Set when erased text may still sit in the write-ahead log; cleared
+    /// by the checkpoint that truncates it. Process-wide: in a process with
+    /// several databases, one's erase costs the others one checkpoint.
+    static ERASED_TEXT_IN_LOG: std::sync::atomic::AtomicBool =
+        std::sync::atomic::AtomicBool::new(false);
+
     /// After a commit that erased text: the write-ahead log still holds the
     /// pages that carried it, so it is checkpointed and truncated (with
     /// `secure_delete` the database file's own copies are already zeros).
-    /// Best effort: a reader still on an old snapshot leaves the log for
-    /// the next checkpoint, logged, never failing the erase.
+    /// Never waits: a reader on an old snapshot (a backup, another process)
+    /// leaves the log for the checkpoint [`writer`] tries before each later
+    /// write, until one succeeds.
     pub async fn after_erasing(conn: &mut SqliteConnection) {
+        ERASED_TEXT_IN_LOG.store(true, std::sync::atomic::Ordering::SeqCst);
+        truncate_log(conn).await;
+    }
+
+    /// Checkpoints and truncates the log without waiting for readers; clears
+    /// [`ERASED_TEXT_IN_LOG`] once the log is empty.
+    async fn truncate_log(conn: &mut SqliteConnection) {
+        let waited: Result<(i64,), _> =
+            sqlx::query_as("PRAGMA busy_timeout").fetch_one(&mut *conn).await;
+        let Ok((waited,)) = waited else { return };
+        let _ = sqlx::query("PRAGMA busy_timeout = 0").execute(&mut *conn).await;
         let truncated = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)")
-            .fetch_one(conn)
+            .fetch_one(&mut *conn)
             .await;
-        if !matches!(truncated, Ok((0, _, _))) {
+        let restore = format!("PRAGMA busy_timeout = {waited}");
+        let _ = sqlx::query(sqlx::AssertSqlSafe(restore)).execute(&mut *conn).await;
+        if matches!(truncated, Ok((0, _, _))) {
+            ERASED_TEXT_IN_LOG.store(false, std::sync::atomic::Ordering::SeqCst);
+        } else {
             tracing::info!(
-                "the write-ahead log is still in use; erased text leaves it at the next checkpoint"
+                "a reader holds the write-ahead log; erased text leaves it at the next write"
             );
         }
     }

@@ -338,22 +338,41 @@ async fn erased_text_leaves_the_sqlite_files() {
     };
     let detector = Detector::default();
     let manager = Manager::new(&store, "2026-11-20T00:00:00Z".parse().unwrap(), &detector);
-    let request = NewExplicit {
-        user_id: USER.into(),
-        kind: Kind::Presentation,
-        scope: Scope::global(),
-        text: "报告用 zebraquokka 格式".into(),
-        expires_at: None,
-        source: None,
-    };
+    let request = NewExplicit { text: "报告用 zebraquokka 格式".into(), ..request_for(USER) };
     let kept = manager.set(request).await.unwrap();
     assert!(on_disk("zebraquokka"), "the text was written: the scene is right");
     manager.change(&kept.memory.memory_id, StatusChange::Delete).await.unwrap();
     assert!(!on_disk("zebraquokka"), "a deleted memory's text is gone from the files");
+
+    // A reader on an old snapshot (a backup, another process) keeps the
+    // log: the deletion neither waits for it nor leaves the text there for
+    // longer than the next write after the reader is done.
+    let mut reader = store.pool().begin().await.unwrap();
+    sqlx::query("SELECT count(*) FROM memories").fetch_one(&mut *reader).await.unwrap();
+    let request = NewExplicit { text: "报告用 okapinarwhal 格式".into(), ..request_for(USER) };
+    let held = manager.set(request).await.unwrap();
+    let started = std::time::Instant::now();
+    manager.change(&held.memory.memory_id, StatusChange::Delete).await.unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(on_disk("okapinarwhal"), "held in the log while the reader is on its snapshot");
+    reader.commit().await.unwrap();
+    manager.set(NewExplicit { text: "报告先写结论".into(), ..request_for(USER) }).await.unwrap();
+    assert!(!on_disk("okapinarwhal"), "gone at the first write after the reader");
 
     let said = "我在做 wombatpangolin 项目";
     ingest(&store, &[line("u2", "c9", "m1", "user", said, "2026-11-19T09:00:00Z")]).await;
     assert!(on_disk("wombatpangolin"));
     store.purge_user("u2").await.unwrap();
     assert!(!on_disk("wombatpangolin"), "a purged user's messages are gone from the files");
+}
+
+fn request_for(user: &str) -> NewExplicit {
+    NewExplicit {
+        user_id: user.into(),
+        kind: Kind::Presentation,
+        scope: Scope::global(),
+        text: String::new(),
+        expires_at: None,
+        source: None,
+    }
 }
