@@ -36,7 +36,7 @@ const SUBJECT_ZH: &str = concat!(
 const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
 
 /// Privileged roles, in Chinese (and the English words Chinese text uses).
-const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba))";
+const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin)))";
 
 /// Rights, access and authority, in Chinese.
 const RIGHT_ZH: &str = r"(?:权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
@@ -61,7 +61,7 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner",
+            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|访问控制",
         ),
         super::re(
             r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint",
@@ -144,9 +144,11 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // 批次放行由我签字 / 配方变更由用户审批.
         r"由(?:我|他|她|用户|本人|该用户)(?:来|负责)?(?:签字|审批|批准|放行|签发|签批|终审|拍板|决定|最终审批)".to_string(),
         // 我管着生产环境的权限名单 / 白名单由我维护: who may have access is the speaker's.
-        format!(r"{s}{a}(?:管着|管理着?|维护着?|掌管着?|控制着?|负责)[^,;。!?
-]{{0,12}}?(?:权限名单|权限列表|权限表|白名单)"),
-        r"(?:权限名单|权限列表|权限表|白名单)(?:都|也)?由(?:我|他|她|用户|本人)(?:来|一个人)?(?:维护|管理|掌管|控制|负责|决定|说了算)".to_string(),
+        format!(r"{s}{a}(?:管着|管理着?|维护着?|掌管着?|控制着?|负责|管)[^,;。!?\n]{{0,12}}?(?:权限名单|权限列表|权限表|白名单|访问控制列表|(?i:acl))"),
+        r"(?:权限名单|权限列表|权限表|白名单|访问控制列表)(?:都|也)?由(?:我|他|她|用户|本人)(?:来|一个人)?(?:维护|管理|掌管|控制|负责|决定|说了算)".to_string(),
+        r"(?:权限名单|权限列表|权限表|白名单|访问控制列表)(?:都|也)?是(?:我|他|她|本人)(?:在|来|一个人)?(?:维护|管理|管|掌管|控制|负责)".to_string(),
+        // 我可以给任何人开权限 / 我负责给新人分配系统权限.
+        format!(r"{s}{a}(?:可以|能|有权|负责|来)?给(?:任何人|所有人|别人|新人|同事|大家|[^,;。!?\n]{{1,6}}?)(?:都)?(?:开通|分配|授予|开|加|赋予)[^,;。!?\n]{{0,6}}?(?:权限|管理员|(?i:admin)|(?i:root))"),
         ]),
         // English.
         compile(vec![
@@ -187,6 +189,13 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?i)\b(?:delegated|handed|gave|passed|transferred|assigned|lent)\s+(?:(?:his|her|their|the|all|full)\s+)?(?:[\w-]+\s+){0,2}?(?:authority|rights|powers?|permissions?|access|privileges)\s+(?:over\s+)?to\s+me\b|\b(?:delegated|handed|gave|passed|transferred|assigned|lent)\s+me\s+(?:(?:his|her|their|the|all|full)\s+)?(?:[\w-]+\s+){0,2}?(?:authority|rights|powers?|permissions?|access|privileges)\b".to_string(),
         // {"role": "admin", "user": "me"}: a profile about the speaker.
         r#"(?i)\{[^{}]*"(?:role|access)"\s*:\s*"(?:super\s*)?(?:admin(?:istrator)?|root|superuser|owner|approver)"[^{}]*"(?:me|myself|self)"[^{}]*\}|\{[^{}]*"(?:me|myself|self)"[^{}]*"(?:role|access)"\s*:\s*"(?:super\s*)?(?:admin(?:istrator)?|root|superuser|owner|approver)"[^{}]*\}"#.to_string(),
+        // im an admin: "I'm" without its apostrophe.
+        format!(r"(?i)\bim{ae}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+)?(?:[\w-]+\s+){{0,2}}?{re}"),
+        // My role gives me full admin privileges.
+        r"(?i)\b(?:my|his|her|their|the\s+user's)\s+(?:role|account|position|title|badge)\s+(?:gives|grants|comes\s+with|includes|carries)\s+(?:me|him|her|them)?\s*(?:full\s+|complete\s+|all\s+)?(?:admin|administrator|root|superuser|approval|elevated|privileged|unrestricted)\s+(?:privileges|rights|access|permissions|authority)\b".to_string(),
+        // I'm the one who adds people to the whitelist / the gatekeeper for who gets in.
+        format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:adds|puts|lets)\s+(?:people|users|anyone|someone|them)\s+(?:on|onto|to|into|in)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:(?:access|permission|allow|white)[ -]?lists?|acls?|admin\s+group)\b"),
+        format!(r"(?i){se}{be}\s+the\s+gatekeeper\s+(?:for|of)\s+(?:who|access|the\s+(?:admin|prod|production))"),
         // I control the prod access list / she decides who gets access to the ERP.
         format!(r"(?i){se}{ae}\s+(?:controls?|manages?|owns?|runs?|maintains?|administers?|holds?|keeps?|curates?)\s+(?:the\s+|our\s+|their\s+)?(?:[\w-]+\s+){{0,2}}?(?:(?:access|permission|allow|white)[ -]?lists?|acls?|access\s+control\s+lists?)\b"),
         format!(r"(?i){se}{ae}\s+(?:decides?|chooses?|controls?|determines?|says?)\s+who\s+(?:gets|has|can\s+have|may\s+have|is\s+granted|can\s+get)\s+(?:[\w-]+\s+)?access\b"),
@@ -602,6 +611,15 @@ static GAP_BREAKERS: WordSet = WordSet::new(&[
     "不",
     "非",
     "的下属",
+    "准备",
+    "备考",
+    "报考",
+    "考",
+    "学习",
+    "培训",
+    "preparing",
+    "studying",
+    "training",
 ]);
 
 /// A gap between verb and role that turns the sentence away from the
