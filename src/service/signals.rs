@@ -34,14 +34,15 @@ impl StopSignals {
                         continue;
                     }
                 };
-                counter.send_modify(|n| *n += 1);
-                match *counter.borrow() {
+                // Logged before it is told, so the log reads in the order things happened.
+                match *counter.borrow() + 1 {
                     1 => tracing::info!(
                         signal = name,
                         "stop requested; send it again to exit at once"
                     ),
                     _ => tracing::warn!(signal = name, "second stop signal: exiting at once"),
                 }
+                counter.send_modify(|n| *n += 1);
             }
         });
         Ok(StopSignals { count })
