@@ -205,8 +205,9 @@ impl Scope {
         if len == 0 || len > 64 {
             return Err("a scope name must be 1 to 64 characters".to_owned());
         }
-        if name.chars().any(|c| c.is_whitespace() || c == ':' || c.is_control() || is_invisible(c))
-        {
+        if name.chars().any(|c| {
+            c.is_whitespace() || c == ':' || c.is_control() || crate::text::is_invisible(c)
+        }) {
             return Err(
                 "a scope name must not contain whitespace, ':', control or invisible characters"
                     .to_owned(),
@@ -219,12 +220,6 @@ impl Scope {
     pub fn name(&self) -> &str {
         self.0.split_once(':').map_or("", |(_, name)| name)
     }
-}
-
-/// Characters that print as nothing (zero-width and joiners, bidi
-/// controls, the soft hyphen, the byte-order mark).
-fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 impl FromStr for Scope {
@@ -701,6 +696,9 @@ mod tests {
             "project:a\u{200b}b",
             "project:\u{202e}drowssap",
             "domain:soft\u{ad}hyphen",
+            "project:arabic\u{61c}mark",
+            "project:\u{2800}",
+            "project:hangul\u{3164}filler",
         ] {
             let refusal = bad.parse::<Scope>().expect_err(bad);
             assert!(bad.is_empty() || !refusal.contains(bad), "never repeated: {refusal}");

@@ -92,15 +92,17 @@ pub fn admit_scope(scope: &Scope, detector: &Detector) -> Result<(), Refusal> {
     }
 }
 
-/// A name as written and as the words it spells: separators as spaces and
-/// `%40` as `@` (`i_am_admin`, `password_hunter2`, `jay%40example.com`),
-/// then letters apart from digits (`tel13800138000`).
-fn readings(name: &str) -> [String; 3] {
-    let spaced: String = name
-        .replace("%40", "@")
+/// A name as written and as the words it spells: percent-escapes decoded
+/// (twice, for `%2540`), separators as spaces (`i_am_admin`,
+/// `password_hunter2`), dots too (`i.am.admin`), and letters apart from
+/// digits (`tel13800138000`).
+fn readings(name: &str) -> [String; 4] {
+    let decoded = percent_decoded(&percent_decoded(name));
+    let spaced: String = decoded
         .chars()
         .map(|c| if matches!(c, '_' | '-' | '+' | '/' | '|') { ' ' } else { c })
         .collect();
+    let undotted = spaced.replace('.', " ");
     let mut apart = String::with_capacity(spaced.len() + 8);
     let mut previous: Option<char> = None;
     for c in spaced.chars() {
@@ -112,7 +114,28 @@ fn readings(name: &str) -> [String; 3] {
         apart.push(c);
         previous = Some(c);
     }
-    [name.to_owned(), spaced, apart]
+    [name.to_owned(), spaced, undotted, apart]
+}
+
+/// `%XX` escapes as the bytes they stand for; anything else as it is.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -185,6 +208,8 @@ mod tests {
             ("project:user-is-admin", Category::PermissionClaim),
             ("domain:jay%40example.com", Category::Email),
             ("project:price_12.5yuan", Category::LiveBusinessFact),
+            ("project:i.am.admin", Category::PermissionClaim),
+            ("domain:jay%2540example.com", Category::Email),
         ] {
             let refusal = admit_scope(&bad.parse().unwrap(), &d).unwrap_err();
             assert_eq!(refusal, Refusal::Forbidden(Finding::Builtin(category)), "{bad}");

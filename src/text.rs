@@ -32,6 +32,22 @@ pub fn fingerprint(text: &str) -> String {
     hex(&Sha256::digest(fold(text).as_bytes()))
 }
 
+/// Default-ignorable code points (Unicode `DerivedCoreProperties.txt`,
+/// `Default_Ignorable_Code_Point`) and the remaining format characters
+/// (general category `Cf`): zero-width spaces and joiners, soft hyphens, bidi
+/// marks and embeddings, word joiners, variation selectors, tags, BOM, and
+/// the blank braille pattern. None of them is visible, so none may split a word or a number for a detector.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5
+        | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F
+        | 0x2800 | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF
+        // Format characters that are not default-ignorable.
+        | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
+        | 0x110BD | 0x110CD | 0x13430..=0x1343F)
+}
+
 /// True when `quote`, normalised, occurs in `message`, normalised.
 pub fn quote_occurs_in(quote: &str, message: &str) -> bool {
     let quote = normalize(quote);
@@ -156,7 +172,7 @@ fn is_secret_name(name: &str) -> bool {
 /// lasting change ("从这次开始", "from this time on").
 static ONE_OFF_MARKER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|(?:\b(?:just[\s-]+)?this[\s-]+(?:time|once)\b)|\bjust[\s-]+(?:for[\s-]+)?today\b|\bfor[\s-]+now\b|\bfor[\s-]+this[\s-]+(?:one|report|query|request)\b|\bthis[\s-]+one[\s-]+time\b",
+        r"(?i)这一次|这次|本次|这回|这一回|今天先|今天就|暂时|临时|先这样|仅此一次|只此一次|下不为例|(?:\b(?:just[\s-]+)?this[\s-]+(?:time|once)\b)|\bjust[\s-]+(?:for[\s-]+)?today\b|\bfor[\s-]+now\b|\bfor[\s-]+this[\s-]+(?:one|report|query|request)\b|\bthis[\s-]+one[\s-]+time\b",
     )
     .expect("the one-off pattern is valid")
 });
@@ -232,18 +248,43 @@ pub fn one_off_in_its_sentence(quote: &str, message: &str) -> bool {
     if LASTING_WORD.is_match(&quote) {
         return false;
     }
-    let ends_sentence = |c: char| matches!(c, '。' | '！' | '？' | '!' | '?' | '\n' | '；' | ';');
-    let start = message[..at]
-        .rfind(|c: char| ends_sentence(c) || c == '.')
-        .map_or(0, |i| i + message[i..].chars().next().map_or(1, char::len_utf8));
-    let after = at + quote.len();
-    let end = message[after..].find(ends_sentence).map_or(message.len(), |i| after + i);
-    let head = &message[..start];
-    let head = head.strip_suffix(|c: char| ends_sentence(c) || c == '.').unwrap_or(head);
-    let previous = head
-        .rfind(|c: char| ends_sentence(c) || c == '.')
-        .map_or(head, |i| &head[i + head[i..].chars().next().map_or(1, char::len_utf8)..]);
-    has_one_off_marker(&message[start..end]) || is_bare_one_off(previous)
+    let spans = sentences(&message);
+    let (Some(first), Some(last)) = (
+        spans.iter().position(|&(_, end)| at < end),
+        spans.iter().rposition(|&(start, _)| start < at + quote.len()),
+    ) else {
+        return false;
+    };
+    let text = |(start, end): (usize, usize)| &message[start..end];
+    let own = &message[spans[first].0..spans[last.max(first)].1];
+    if has_one_off_marker(own) {
+        return true;
+    }
+    // A bare marker beside the sentence ("这次！", "就这次。") governs it,
+    // unless the sentence says it lasts ("以后温度保持在3.5度。这次先这样").
+    !LASTING_WORD.is_match(own)
+        && (first.checked_sub(1).is_some_and(|i| is_bare_one_off(text(spans[i])))
+            || spans.get(last + 1).is_some_and(|&span| is_bare_one_off(text(span))))
+}
+
+/// The sentences of `text` as byte ranges without their ends; a run of
+/// ends (`！！`, `...`, `?!`) closes one sentence, and a stretch with no
+/// letter or digit is none.
+fn sentences(text: &str) -> Vec<(usize, usize)> {
+    let ends =
+        |c: char| matches!(c, '。' | '！' | '？' | '!' | '?' | '\n' | '；' | ';' | '.' | '…');
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices().filter(|&(_, c)| ends(c)) {
+        if text[start..i].chars().any(char::is_alphanumeric) {
+            out.push((start, i));
+        }
+        start = i + c.len_utf8();
+    }
+    if text[start..].chars().any(char::is_alphanumeric) {
+        out.push((start, text.len()));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -344,6 +385,13 @@ mod tests {
             ("报告先说结果", "这次。报告先说结果。"),
             ("Put the result first", "This time. Put the result first."),
             ("put the result first", "This time; put the result first."),
+            ("报告先说结果", "这次…报告先说结果"),
+            ("报告先说结果", "这次！！报告先说结果"),
+            ("Put the result first", "This time!!! Put the result first."),
+            ("Put the result first", "This time... Put the result first."),
+            ("报告先说结果", "报告先说结果。就这次。"),
+            ("报告先说结果", "报告先说结果，下不为例"),
+            ("报告先说结果", "仅此一次：报告先说结果"),
         ] {
             assert!(one_off_in_its_sentence(quote, message), "{quote} in {message}");
         }
@@ -354,6 +402,8 @@ mod tests {
             ("from now on put the result first", "This time and from now on put the result first"),
             ("报告都先说结果", "从这次开始，报告都先说结果"),
             ("先说结果", "报告先说结果"),
+            ("报告先说结果", "报告先说结果。这次的数据我已经发你了。"),
+            ("温度保持在3.5度", "以后温度保持在3.5度。这次先这样"),
             ("not in it", "这次先说结果"),
         ] {
             assert!(!one_off_in_its_sentence(quote, message), "{quote} in {message}");

@@ -25,7 +25,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 /// apostrophes and dashes folded to ASCII, every run of horizontal
 /// whitespace one space, every run of line breaks one `\n`, trimmed.
 pub fn view(text: &str) -> String {
-    let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
+    let visible: String = text.chars().filter(|&c| !crate::text::is_invisible(c)).collect();
     let mut out = String::with_capacity(visible.len());
     let mut pending: Option<char> = None;
     // Most texts are already NFKC (the quick check is a table lookup per
@@ -163,22 +163,6 @@ fn latin_look_alikes(text: String) -> String {
 /// removed.
 pub fn digits_view(text: &str) -> String {
     Views::of(text).digits
-}
-
-/// Default-ignorable code points (Unicode `DerivedCoreProperties.txt`,
-/// `Default_Ignorable_Code_Point`) and the remaining format characters
-/// (general category `Cf`): zero-width spaces and joiners, soft hyphens, bidi
-/// marks and embeddings, word joiners, variation selectors, tags, BOM. None
-/// of them is visible, so none may split a word or a number for a detector.
-pub(crate) fn is_invisible(c: char) -> bool {
-    matches!(c as u32,
-        0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5
-        | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F
-        | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
-        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF
-        // Format characters that are not default-ignorable.
-        | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
-        | 0x110BD | 0x110CD | 0x13430..=0x1343F)
 }
 
 fn is_line_break(c: char) -> bool {
