@@ -80,7 +80,14 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(opening())?;
-        let writer = Writer { pool: writer, held: Arc::default() };
+        let mut marker = path.as_os_str().to_owned();
+        marker.push("-erased");
+        let writer =
+            Writer { pool: writer, held: Arc::default(), erased_marker: Arc::new(marker.into()) };
+        if writer.erased_marker.exists() {
+            // A process that erased text could not truncate the log; try now.
+            drop(dialect::writer(&writer).await.map_err(opening())?);
+        }
         Ok(SqliteStore { pool, writer, recall_cache: None })
     }
 
@@ -108,6 +115,10 @@ impl SqliteStore {
 struct Writer {
     pool: SqlitePool,
     held: Arc<tokio::sync::Mutex<Option<Held>>>,
+    /// `<database>-erased`: present while erased text may still sit in the
+    /// write-ahead log, so that whichever dreamd process writes next (or
+    /// opens the database next) truncates the log once no reader holds it.
+    erased_marker: Arc<std::path::PathBuf>,
 }
 
 struct Held {
@@ -140,8 +151,8 @@ mod dialect {
         let mut conn = MutexGuard::try_map(held, |h| h.as_mut().map(|h| &mut *h.conn))
             // Never the error: `held` is set above.
             .map_err(|_| sqlx::Error::PoolClosed)?;
-        if ERASED_TEXT_IN_LOG.load(std::sync::atomic::Ordering::SeqCst) {
-            truncate_log(&mut conn).await;
+        if writer.erased_marker.exists() && truncate_log(&mut conn).await {
+            let _ = std::fs::remove_file(&*writer.erased_marker);
         }
         Ok(conn)
     }
@@ -155,42 +166,44 @@ mod dialect {
         conn.begin_with("BEGIN IMMEDIATE").await
     }
 
-    /// Set when erased text may still sit in the write-ahead log; cleared
-    /// by the checkpoint that truncates it. Process-wide: in a process with
-    /// several databases, one's erase costs the others one checkpoint.
-    static ERASED_TEXT_IN_LOG: std::sync::atomic::AtomicBool =
-        std::sync::atomic::AtomicBool::new(false);
-
     /// After a commit that erased text: the write-ahead log still holds the
     /// pages that carried it, so it is checkpointed and truncated (with
     /// `secure_delete` the database file's own copies are already zeros).
-    /// Never waits: a reader on an old snapshot (a backup, another process)
-    /// leaves the log for the checkpoint [`writer`] tries before each later
-    /// write, until one succeeds.
+    /// Never waits: while a reader on an old snapshot (a backup, another
+    /// process) holds the log, the marker file stays, and [`writer`] in any
+    /// dreamd process tries again before each write until it succeeds.
     pub async fn after_erasing(conn: &mut SqliteConnection) {
-        ERASED_TEXT_IN_LOG.store(true, std::sync::atomic::Ordering::SeqCst);
-        truncate_log(conn).await;
+        let file: Result<(i64, String, String), _> =
+            sqlx::query_as("PRAGMA database_list").fetch_one(&mut *conn).await;
+        let Ok((_, _, file)) = file else { return };
+        let marker = std::path::PathBuf::from(format!("{file}-erased"));
+        if let Err(e) = std::fs::write(&marker, b"") {
+            tracing::warn!(error = %e, "could not mark erased text for the next checkpoint");
+        }
+        if truncate_log(conn).await {
+            let _ = std::fs::remove_file(&marker);
+        }
     }
 
-    /// Checkpoints and truncates the log without waiting for readers; clears
-    /// [`ERASED_TEXT_IN_LOG`] once the log is empty.
-    async fn truncate_log(conn: &mut SqliteConnection) {
+    /// Checkpoints and truncates the log without waiting for readers;
+    /// whether the log is now empty.
+    async fn truncate_log(conn: &mut SqliteConnection) -> bool {
         let waited: Result<(i64,), _> =
             sqlx::query_as("PRAGMA busy_timeout").fetch_one(&mut *conn).await;
-        let Ok((waited,)) = waited else { return };
+        let Ok((waited,)) = waited else { return false };
         let _ = sqlx::query("PRAGMA busy_timeout = 0").execute(&mut *conn).await;
         let truncated = sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(TRUNCATE)")
             .fetch_one(&mut *conn)
             .await;
         let restore = format!("PRAGMA busy_timeout = {waited}");
         let _ = sqlx::query(sqlx::AssertSqlSafe(restore)).execute(&mut *conn).await;
-        if matches!(truncated, Ok((0, _, _))) {
-            ERASED_TEXT_IN_LOG.store(false, std::sync::atomic::Ordering::SeqCst);
-        } else {
+        let done = matches!(truncated, Ok((0, _, _)));
+        if !done {
             tracing::info!(
                 "a reader holds the write-ahead log; erased text leaves it at the next write"
             );
         }
+        done
     }
 
     /// The table function that reads a JSON array parameter as rows of `value`.

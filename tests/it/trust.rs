@@ -349,15 +349,21 @@ async fn erased_text_leaves_the_sqlite_files() {
     // longer than the next write after the reader is done.
     let mut reader = store.pool().begin().await.unwrap();
     sqlx::query("SELECT count(*) FROM memories").fetch_one(&mut *reader).await.unwrap();
+    // The deletion comes from another process (its own store on the file);
+    // the next write of any process on the file takes the text out.
     let request = NewExplicit { text: "报告用 okapinarwhal 格式".into(), ..request_for(USER) };
     let held = manager.set(request).await.unwrap();
+    let other = dreamd::store::SqliteStore::open(&dir.path().join("dreamd.db")).await.unwrap();
+    let elsewhere = Manager::new(&other, "2026-11-20T00:00:00Z".parse().unwrap(), &detector);
     let started = std::time::Instant::now();
-    manager.change(&held.memory.memory_id, StatusChange::Delete).await.unwrap();
+    elsewhere.change(&held.memory.memory_id, StatusChange::Delete).await.unwrap();
+    drop(other);
     assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
     assert!(on_disk("okapinarwhal"), "held in the log while the reader is on its snapshot");
     reader.commit().await.unwrap();
     manager.set(NewExplicit { text: "报告先写结论".into(), ..request_for(USER) }).await.unwrap();
     assert!(!on_disk("okapinarwhal"), "gone at the first write after the reader");
+    assert!(!dir.path().join("dreamd.db-erased").exists(), "the marker goes with the text");
 
     let said = "我在做 wombatpangolin 项目";
     ingest(&store, &[line("u2", "c9", "m1", "user", said, "2026-11-19T09:00:00Z")]).await;
