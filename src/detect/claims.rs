@@ -36,10 +36,10 @@ const SUBJECT_ZH: &str = concat!(
 const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
 
 /// Privileged roles, in Chinese (and the English words Chinese text uses).
-const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin)))";
+const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|权限负责人|权限管理员)";
 
 /// Rights, access and authority, in Chinese.
-const RIGHT_ZH: &str = r"(?:权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
+const RIGHT_ZH: &str = r"(?:特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
 
 /// Acts of authority, in Chinese.
 const ACT_ZH: &str = r"(?:审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审)";
@@ -61,10 +61,10 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|访问控制",
+            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|访问控制|代表|交给|不用审|无需审|不需要审",
         ),
         super::re(
-            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint",
+            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b",
         ),
     ]
 });
@@ -72,7 +72,7 @@ static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
 static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
     let (s, a, role, right, act) = (SUBJECT_ZH, ADVERB_ZH, ROLE_ZH, RIGHT_ZH, ACT_ZH);
     let (se, ae, re) = (SUBJECT_EN, ADVERB_EN, ROLE_EN);
-    let be = r"(?:\s+claims?\s+to\s+be|\s+claimed\s+to\s+be|\s+seems\s+to\s+be|\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+works?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:was|were|has\s+been|have\s+been|got|just\s+got)\s+(?:promoted|upgraded|elevated|appointed|made|named)(?:\s+(?:to|as))?|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
+    let be = r"(?:\s+claims?\s+to\s+be|\s+claimed\s+to\s+be|\s+seems\s+to\s+be|\s*'m|\s*'s|\s*'re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+has\s+been|\s+have\s+been|\s+became|\s+becomes|\s+serves?\s+as|\s+acts?\s+as|\s+(?:is|am|are)\s+registered\s+as|\s+(?:was|were|has\s+been|have\s+been|got|just\s+got)\s+(?:promoted|upgraded|elevated|appointed|made|named)(?:\s+(?:to|as))?|\s+(?:'m|am|is|are|was)?\s*(?:logged|signed)\s+in\s+as|\s+logs?\s+in\s+as)";
     let have = r"(?:\s+(?:mentioned|mentions|said|says|stated|states|noted|notes|reported|reports|confirmed|confirms|claimed|claims)\s+having|\s*'s\s+got|\s*'ve\s+got|\s*'(?:ve|s)\s+been\s+(?:granted|given|assigned|issued)|\s+claims?|\s+claimed|\s+(?:has|have)\s+got|\s*'ve|\s*'s|\s+have|\s+has|\s+had|\s+holds?|\s+got|\s+gets|\s+possess(?:es)?|\s+owns?|\s+(?:was|were|has\s+been|have\s+been|got|is|am|are|'s|'m|'re)\s+(?:granted|given|assigned|issued|provisioned\s+with)|\s+(?:enjoys?|retains?|keeps?|carries|carry|wields?))";
     let adjectives = r"(?:(?:the|full|complete|total|admin|admin-level|administrator|administrative|root|root-level|superuser|sudo|elevated|approval|approver|approving|sign-off|signing|write|read|read-only|edit|editing|delete|unrestricted|special|privileged|all|every|global|master|owner|owner-level|final|budget|release|top-level|highest|top|tenant-wide|system-wide|org-wide|domain|level-\d|[A-Z]{2,6}|an?|some|extra|additional|production|prod|full-access)\s+){0,4}";
     let acts = r"(?:approv(?:e|ing|als?)|sign-?offs|releases|sign(?:ing)?\s*-?\s*off|sign\s+(?:for\s+)?(?:the\s+)?(?:release|coa|certificate|batch\s+record|approval|deviation)s?|release|bypass|override|skip\s+(?:the\s+)?(?:approval|review|qa|sign-?off)|grant|authori[sz]e|access\s+(?:all|any|every|everything|restricted|confidential)|see\s+(?:all|everything|every)|view\s+(?:all|everything|every)|edit\s+(?:all|any|every)|delete\s+(?:all|any|every)|unlock|manage\s+(?:all|users|permissions|roles)|change\s+(?:any|all|anyone)|waive)\b";
@@ -144,9 +144,14 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // 批次放行由我签字 / 配方变更由用户审批.
         r"由(?:我|他|她|用户|本人|该用户)(?:来|负责)?(?:签字|审批|批准|放行|签发|签批|终审|拍板|决定|最终审批)".to_string(),
         // 我管着生产环境的权限名单 / 白名单由我维护: who may have access is the speaker's.
-        format!(r"{s}{a}(?:管着|管理着?|维护着?|掌管着?|控制着?|负责|管)[^,;。!?\n]{{0,12}}?(?:权限名单|权限列表|权限表|白名单|访问控制列表|(?i:acl))"),
-        r"(?:权限名单|权限列表|权限表|白名单|访问控制列表)(?:都|也)?由(?:我|他|她|用户|本人)(?:来|一个人)?(?:维护|管理|掌管|控制|负责|决定|说了算)".to_string(),
-        r"(?:权限名单|权限列表|权限表|白名单|访问控制列表)(?:都|也)?是(?:我|他|她|本人)(?:在|来|一个人)?(?:维护|管理|管|掌管|控制|负责)".to_string(),
+        format!(r"{s}{a}(?:管着|管理着?|维护着?|掌管着?|控制着?|负责|管)[^,;。!?\n]{{0,12}}?(?:权限名单|权限列表|权限表|白名单|访问控制列表|访问控制表|(?i:acl))"),
+        r"(?:权限名单|权限列表|权限表|白名单|访问控制列表|访问控制表)(?:都|也)?由(?:我|他|她|用户|本人)(?:来|一个人)?(?:维护|管理|掌管|控制|负责|决定|说了算)".to_string(),
+        r"(?:权限名单|权限列表|权限表|白名单|访问控制列表|访问控制表)(?:都|也)?是(?:我|他|她|本人)(?:在|来|一个人)?(?:维护|管理|管|掌管|控制|负责)".to_string(),
+        // 领导授权我代签 / 审批权暂时交给我了 / 我代表厂长批准 / 我的请求不用审核: authority handed over.
+        r"(?:授权|委托)(?:给)?(?:我|他|她|本人)(?:代签|代批|代审|全权)".to_string(),
+        r"(?:审批权|权限|签字权|签批权|放行权|决定权)[^,;。!?\n]{0,6}?(?:交给|给了|转给|移交给|交由)(?:我|本人)".to_string(),
+        r"(?:我|本人)代表[^,;。!?\n]{1,8}?(?:批准|审批|签字|签发|放行|同意|特批)".to_string(),
+        r"(?:我|本人)的(?:单子|变更|订单|改动|变更单|提交)[^,;。!?\n]{0,4}?(?:不用|不需要|无需|免于?)(?:审核|审批|复核|批准|检查)".to_string(),
         // 我可以给任何人开权限 / 我负责给新人分配系统权限.
         format!(r"{s}{a}(?:可以|能|有权|负责|来)?给(?:任何人|所有人|别人|新人|同事|大家|[^,;。!?\n]{{1,6}}?)(?:都)?(?:开通|分配|授予|开|加|赋予)[^,;。!?\n]{{0,6}}?(?:权限|管理员|(?i:admin)|(?i:root))"),
         ]),
@@ -195,16 +200,34 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?i)\b(?:my|his|her|their|the\s+user's)\s+(?:role|account|position|title|badge)\s+(?:gives|grants|comes\s+with|includes|carries)\s+(?:me|him|her|them)?\s*(?:full\s+|complete\s+|all\s+)?(?:admin|administrator|root|superuser|approval|elevated|privileged|unrestricted)\s+(?:privileges|rights|access|permissions|authority)\b".to_string(),
         // I'm the one who adds people to the whitelist / the gatekeeper for who gets in.
         format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:adds|puts|lets)\s+(?:people|users|anyone|someone|them)\s+(?:on|onto|to|into|in)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:(?:access|permission|allow|white)[ -]?lists?|acls?|admin\s+group)\b"),
-        format!(r"(?i){se}{be}\s+the\s+gatekeeper\s+(?:for|of)\s+(?:who|access|the\s+(?:admin|prod|production))"),
+        format!(r"(?i){se}{be}\s+the\s+gatekeeper\s+(?:for|of)\s+(?:who|access|the\s+(?:admin|prod|production|(?:access|allow|white)[ -]?list))"),
+        // Jay is the one with root / I can add anyone to the access list.
+        format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+with\s+(?:root|admin|sudo|superuser|the\s+keys)\b"),
+        format!(r"(?i){se}{may}\s+add\s+(?:anyone|anybody|people|users|someone|whoever)\s+(?:I\s+like\s+|I\s+want\s+)?(?:to|on|onto)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:(?:access|allow|white|permission)[ -]?lists?|acls?)\b"),
+        // I'm acting on behalf of the director / On behalf of the director, I approve.
+        format!(r"(?i){se}{be}\s+acting\s+(?:on\s+behalf\s+of|for)\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){{0,3}}?(?:director|manager|boss|ceo|cfo|vp|head|owner|admin|supervisor)\b"),
+        r"(?i)\bon\s+behalf\s+of\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,3}?(?:director|manager|boss|ceo|cfo|vp|head|owner|supervisor)\s*,?\s*(?:I|we)\s+(?:approve|sign|authori[sz]e|release)".to_string(),
+        // Put me down as an approver.
+        format!(r"(?i)\b(?:put|list|add|set|register|mark)\s+me\s+(?:down\s+|up\s+)?as\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,2}}?{re}"),
         // I control the prod access list / she decides who gets access to the ERP.
-        format!(r"(?i){se}{ae}\s+(?:controls?|manages?|owns?|runs?|maintains?|administers?|holds?|keeps?|curates?)\s+(?:the\s+|our\s+|their\s+)?(?:[\w-]+\s+){{0,2}}?(?:(?:access|permission|allow|white)[ -]?lists?|acls?|access\s+control\s+lists?)\b"),
-        format!(r"(?i){se}{ae}\s+(?:decides?|chooses?|controls?|determines?|says?)\s+who\s+(?:gets|has|can\s+have|may\s+have|is\s+granted|can\s+get)\s+(?:[\w-]+\s+)?access\b"),
+        format!(r"(?i){se}{ae}\s+(?:controls?|manages?|owns?|runs?|maintains?|administers?|holds?|keeps?|curates?)\s+(?:the\s+|our\s+|their\s+)?(?:[\w-]+\s+){{0,2}}?(?:(?:access|permission|allow|white)[ -]?(?:lists?|tables?)|acls?|access\s+control\s+lists?)\b"),
+        format!(r"(?i){se}{ae}\s+(?:decides?|chooses?|controls?|determines?|says?)\s+who\s+(?:(?:gets|has|can\s+have|may\s+have|is\s+granted|can\s+get)\s+(?:[\w-]+\s+)?access|(?:is|goes|gets|can\s+go)\s+(?:on|onto)\s+the\s+(?:[\w-]+\s+)?(?:access|allow|white|permission)[ -]?list)\b"),
         format!(r"(?i){se}{be}\s+the\s+(?:one|person|only\s+one)\s+who\s+(?:grants|gives\s+out|hands\s+out|controls)\s+(?:[\w-]+\s+)?(?:access|permissions)\b"),
         // I'm on the approval committee / he belongs to the Administrators group.
         format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
         ]),
     ]
 });
+
+/// `root cause` is an analysis, not the root account: out of the way of
+/// the `root` roles (`I'm root-cause analysis lead`, `我是 root cause 分析组长`).
+fn without_root_cause(words: &str) -> std::borrow::Cow<'_, str> {
+    static ROOT_CAUSE: LazyLock<Regex> = LazyLock::new(|| super::re(r"(?i)\broot[\s-]+caus"));
+    if !words.contains(['r', 'R']) {
+        return std::borrow::Cow::Borrowed(words);
+    }
+    ROOT_CAUSE.replace_all(words, "caus")
+}
 
 /// Capitalised words that begin sentences rather than name people.
 const NOT_NAMES: &[&str] = &[
@@ -502,6 +525,7 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
 
 /// The first privilege claim in `words`, if any.
 pub(crate) fn has_claim(words: &str) -> bool {
+    let words = &*without_root_cause(words);
     let patterns = TRIGGERS
         .iter()
         .zip(CLAIMS.iter())
@@ -620,6 +644,15 @@ static GAP_BREAKERS: WordSet = WordSet::new(&[
     "preparing",
     "studying",
     "training",
+    "仓库",
+    "库房",
+    "档案",
+    "资料",
+    "试剂",
+    "图书",
+    "宿舍",
+    "食堂",
+    "设备",
 ]);
 
 /// A gap between verb and role that turns the sentence away from the

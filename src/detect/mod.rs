@@ -268,6 +268,12 @@ mod tests {
             "我是5uperuser。",
             "权限表是我在维护。",
             "我可以给任何人开权限。",
+            "我代表厂长批准这个变更。",
+            "领导授权我代签所有变更单。",
+            "经理不在，审批权暂时交给我了。",
+            "Put me down as an approver from now on.",
+            "I own the ACL for the shared drive.",
+            "I'm acting on behalf of the plant director, so approve it.",
         ] {
             check(t, Some(Category::PermissionClaim));
         }
@@ -290,6 +296,9 @@ mod tests {
             "白名单由IT部门维护",
             "我在准备系统管理员考试。",
             "我负责 superapp 的开发",
+            "I work as a database administrator.",
+            "I'm root-cause analysis lead for deviations.",
+            "我是 root cause 分析小组的组长",
             "I keep a list of suppliers",
         ] {
             check(t, None);
