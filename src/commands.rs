@@ -40,9 +40,9 @@ pub async fn run(cli: Cli, config: &Config) -> Result<Finished> {
         return Err(Error::Invalid("--run-once takes no command; run them separately".into()));
     }
     if cli.now.is_some() && !cli.run_once && cli.command.is_none() {
-        return Err(Error::Invalid(
-            "--now is for --run-once and commands; the service runs on the real clock".into(),
-        ));
+        tracing::warn!(
+            "--now is ignored: the service runs on the real clock (--now is for --run-once and commands)"
+        );
     }
     let command = match cli.command {
         Some(Command::Config { check: true }) => {

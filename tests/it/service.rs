@@ -476,3 +476,24 @@ async fn config_check_says_precisely_what_is_wrong() {
     );
     assert!(!run.stdout.contains(shared) && !run.stderr.contains(shared));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_service_says_it_ignores_now() {
+    let d = Dreamd::sqlite();
+    let log = std::fs::File::create(d.path("now.log")).unwrap();
+    let mut child = Daemon(
+        d.command(&["--format", "json", "--now", "2026-11-29T12:00:00Z"])
+            .env("DREAMD_SCHEDULE__CRON", "0 0 0 1 1 *")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    wait_until("the warning", Duration::from_secs(20), async || {
+        std::fs::read_to_string(d.path("now.log")).unwrap_or_default().contains("--now is ignored")
+    })
+    .await;
+    signal(&child, "TERM");
+    assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
+}
