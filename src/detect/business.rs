@@ -251,7 +251,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
         r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
         // 奶罐车还有 40 分钟到厂 / the tanker is 40 min out: an arrival in minutes or hours.
-        r"(?:还有|大概|大约|约|预计)?\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:分钟|小时|钟头)(?:左右)?(?:后|以后|之后)?(?:就|能|才)?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到站|到达)(?P<after>.{0,4})".to_string(),
+        r"(?:还有|大概|大约|约|预计)?\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:分钟|小时|钟头|天)(?:左右)?(?:后|以后|之后)?(?:就|能|才)?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到站|到达)(?P<after>.{0,4})".to_string(),
         r"(?:预计|预期|估计)(?:明早|明晚|明天|今晚|今天|后天|今早|下午|上午|晚上|中午)[^,;。!?\n]{0,8}?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到达)(?P<after>.{0,4})".to_string(),
         r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer)\b[^,.;!?\n]{0,30}?\b(?:will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|is\s+(?:arriving|due|landing)|arrives|gets\s+in)\s+(?:in\s+)?(?:about\s+|around\s+|roughly\s+|another\s+)?(?P<status>\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)|(?:an?|half\s+an?)\s+(?:hour|minute))\b(?P<after>)".to_string(),
         // 冷库 2 号库位目前是空的 / 库位只剩 12 个: room in a store now.
@@ -394,6 +394,85 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
     (PRICE_TRIGGERS.is_match(words) && has_price(words))
         || (STOCK_TRIGGERS.is_match(words) && has_stock(words))
         || (STATUS_TRIGGERS.is_match(words) && has_status(words))
+        || (READING_TRIGGERS.is_match(words) && has_reading(words))
+}
+
+/// Words every reading pattern needs one of: "now" in some form.
+static READING_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)现在|目前|当前|实时|currently|right\s+now|at\s+the\s+moment|\bnow\b")
+});
+
+/// A plant's measurement now (`发酵罐当前pH是4.52`, `当前冷库温度 -18.6℃`,
+/// `the dryer outlet temperature is currently 88 C`, `is reading 72.4°C
+/// right now`) or goods held now (`we currently have 14 pallets of …`).
+static READINGS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let quantity =
+        r"(?:温度|(?i:ph)|湿度|压力|液位|流量|转速|浓度|读数|水分|酸度|黏度|粘度|固形物)";
+    let quantity_en = r"(?:temperature|temp|ph|humidity|pressure|level|flow(?:\s+rate)?|speed|concentration|moisture|viscosity|brix|reading)";
+    let unit_en = r"(?:°\s?[CF]|[CF]\b|%|bar\b|kpa\b|psi\b|rpm\b)";
+    [
+        format!(r"(?:现在|目前|当前|实时)\s*(?:的)?[^,;。!?\n]{{0,10}}?{quantity}\s*(?:是|为|在|有|:|=)?\s*-?\d+(?:\.\d+)?"),
+        format!(r"{quantity}\s*(?:现在|目前|当前|实时)\s*(?:是|为|在|有|:|=)?\s*-?\d+(?:\.\d+)?"),
+        format!(r"(?i)\b{quantity_en}\s+(?:is|are|reads|shows)\s+(?:currently|now|at\s+the\s+moment|right\s+now)\s+(?:at\s+)?-?\d+(?:\.\d+)?"),
+        format!(r"(?i)\b(?:is|are)\s+(?:reading|showing|at|sitting\s+at)\s+-?\d+(?:\.\d+)?\s*{unit_en}\s*(?:right\s+now|currently|at\s+the\s+moment)\b"),
+        format!(r"(?i)\b(?:currently|right\s+now)\s+(?:reading|showing)\s+-?\d+(?:\.\d+)?\s*{unit_en}"),
+        r"(?i)\b(?:we|I)\s+(?:currently|now|still)\s+(?:have|hold|got)\s+\d+(?:,\d{3})*(?:\.\d+)?\s*(?:pallets?|cases?|bags?|drums?|tons?|tonnes?|kg|litres?|liters?|units?|cartons?|boxes?|totes?)\s+of\b".to_string(),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// Words that make a number beside "now" a rule rather than a reading: a
+/// setpoint, a target, a limit, a range, a question.
+static NOT_A_READING: WordSet = WordSet::new(&[
+    "标准",
+    "要求",
+    "目标",
+    "设定",
+    "工艺",
+    "规定",
+    "规格",
+    "上限",
+    "下限",
+    "范围",
+    "控制在",
+    "应该",
+    "应",
+    "需要",
+    "不低于",
+    "不高于",
+    "不超过",
+    "以上",
+    "以下",
+    "吗",
+    "多少",
+    "如果",
+    "setpoint",
+    "set point",
+    "target",
+    "spec",
+    "limit",
+    "should",
+    "must",
+    "required",
+    "range",
+    "between",
+    "below",
+    "above",
+    "max",
+    "min",
+    "if",
+    "what",
+    "how",
+    "?",
+]);
+
+fn has_reading(words: &str) -> bool {
+    READINGS.iter().any(|r| {
+        r.find_iter(words)
+            .any(|m| !mentions(statement_of(words, m.start(), m.end()), &NOT_A_READING))
+    })
 }
 
 /// Words or signs every price pattern needs one of: a price word, a money

@@ -318,6 +318,12 @@ mod tests {
             "审批已经通过了",
             "order 4471 has been shipped",
             "approval status is pending",
+            "3号车间的发酵罐当前pH是4.52",
+            "当前冷库温度 -18.6℃，湿度 85%",
+            "Tank 3 pasteurizer is reading 72.4°C right now",
+            "The spray dryer outlet temperature is currently 88 C",
+            "we currently have 14 pallets of mozzarella in cold store 2",
+            "供应商说乳清粉还有 2 天到厂",
         ] {
             check(t, Some(Category::LiveBusinessFact));
         }
@@ -334,6 +340,10 @@ mod tests {
             "配方 RCP-2024-0012 和 RCP-2024-0013 对比一下",
             "样品 10^4 CFU/mL，稀释到 1:10",
             "冷藏 +4℃ 保存，72 小时内检测",
+            "目前的标准温度是72℃",
+            "现在 pH 应该控制在 4.5 以下",
+            "The target temperature is currently 72 C",
+            "what is the tank temperature right now?",
             "Reports: state the result first, then the evidence",
             "I prefer answers with the conclusion first",
             "from now on, show standards as a step-by-step flow card",
