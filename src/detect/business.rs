@@ -236,7 +236,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
         format!(r"(?P<subject>单子|这单|那单|该单|审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
-        r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经?|已被|刚|目前|现在|被)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回)(?P<after>.{0,6})".to_string(),
+        r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
         format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
@@ -765,6 +765,13 @@ static NAMED_ID: LazyLock<Regex> = LazyLock::new(|| super::re(r"\b[A-Z]{1,6}-?\d
 /// `待审批状态` at the end of a statement is the status itself; before
 /// more words (`待审批状态的单子`) it names a set of them.
 fn status_word_dropped(after: &str) -> &str {
+    // `shipped and will arrive Thursday`: a new clause, not a list of statuses.
+    static AND_THEN: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(r"(?i)^\s*and\s+(?:will|should|is|was|has|arrives?|lands?|gets?|goes|expected)\b")
+    });
+    if AND_THEN.is_match(after) {
+        return "";
+    }
     match after.strip_prefix("状态") {
         Some(rest) if rest.is_empty() || rest.starts_with(['了', '。', ',', ';', '!', '\n']) => {
             rest
