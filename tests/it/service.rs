@@ -107,6 +107,20 @@ pub(crate) fn log_lines(d: &Dreamd, log: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Two stop signals, the second once the first is heard in `log`: the
+/// process exits 130 at once, not after its shutdown bound.
+async fn stop_twice(d: &Dreamd, child: &mut Child, log: &str) {
+    signal(child, "TERM");
+    wait_until("the first signal heard", Duration::from_secs(20), async || {
+        std::fs::read_to_string(d.path(log)).unwrap_or_default().contains("shutdown requested")
+    })
+    .await;
+    signal(child, "TERM");
+    let (code, took) = exit_within(child, Duration::from_secs(20));
+    assert_eq!(code, 130, "a second signal exits at once");
+    assert!(took < Duration::from_secs(10), "not the 600 s bound: {took:?}");
+}
+
 /// A day ago by the real clock: idle, and inside the window of a daemon's run.
 fn yesterday() -> String {
     (chrono::Utc::now() - chrono::Duration::days(1)).to_rfc3339()
@@ -226,17 +240,7 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
         requests_per_conversation(&server).await.values().sum::<usize>() > 3
     })
     .await;
-    signal(&child, "TERM");
-    wait_until("the first signal heard", Duration::from_secs(20), async || {
-        std::fs::read_to_string(d.path("second.log"))
-            .unwrap_or_default()
-            .contains("shutdown requested")
-    })
-    .await;
-    signal(&child, "TERM");
-    let (code, took) = exit_within(&mut child, Duration::from_secs(20));
-    assert_eq!(code, 130, "a second signal exits at once");
-    assert!(took < Duration::from_secs(10), "not the 600 s bound: {took:?}");
+    stop_twice(&d, &mut child, "second.log").await;
     assert_eq!(slip_count(&d), 0);
 
     // The killed process could not release its claims; they expire after claim_ttl_secs.
@@ -296,17 +300,7 @@ async fn a_stopped_run_once_finishes_what_it_holds_and_leaves_no_claim() {
         requests_per_conversation(&server).await.values().sum::<usize>() > calls_before
     })
     .await;
-    signal(&child, "TERM");
-    wait_until("the first signal heard", Duration::from_secs(20), async || {
-        std::fs::read_to_string(d.path("second.log"))
-            .unwrap_or_default()
-            .contains("shutdown requested")
-    })
-    .await;
-    signal(&child, "TERM");
-    let (code, took) = exit_within(&mut child, Duration::from_secs(20));
-    assert_eq!(code, 130, "a second signal exits at once");
-    assert!(took < Duration::from_secs(10), "not the 600 s bound: {took:?}");
+    stop_twice(&d, &mut child, "second.log").await;
     assert_eq!(claims_held(), 0, "the abandoned run's claims are released");
 
     // The next run takes the rest at once, and nothing is extracted twice.
