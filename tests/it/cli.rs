@@ -1,6 +1,6 @@
 //! The command line end to end, as a user or a script runs it.
 
-use crate::helpers::{Dreamd, NOW, examples, line};
+use crate::helpers::{Dreamd, NOW, examples, line, set_memory};
 
 /// The README's walk-through on one database: ingest the examples, manage memories, recall.
 fn walk_through(d: &Dreamd) {
@@ -12,45 +12,20 @@ fn walk_through(d: &Dreamd) {
     );
     assert_eq!(d.json(&["ingest", path])["duplicates"], 48);
 
-    let card = d.json(&[
-        "memories",
-        "set",
-        "--user",
+    let card = d.json(&set_memory(
         "jay",
-        "--kind",
         "presentation",
-        "--scope",
         "domain:standard",
         "读标准时按流程卡整理，每步列出操作、温度、时间、判断条件和条款号",
-    ]);
+    ));
     let id = card["memory_id"].as_str().unwrap().to_owned();
     assert_eq!(card["origin"], "explicit");
     assert_eq!(card["status"], "active");
     assert_eq!(card["version"], 1);
     assert_eq!(card["created_at"], NOW);
     assert!(card["expires_at"].is_null());
-    d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "query_default",
-        "--scope",
-        "domain:recipe",
-        "生命周期默认查基本属性",
-    ]);
-    d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "presentation",
-        "--scope",
-        "global",
-        "结果先行，再给依据",
-    ]);
+    d.json(&set_memory("jay", "query_default", "domain:recipe", "生命周期默认查基本属性"));
+    d.json(&set_memory("jay", "presentation", "global", "结果先行，再给依据"));
 
     let recall = d.json(&["recall", "--user", "jay", "--scope", "domain:standard"]);
     let scopes: Vec<&str> =
@@ -124,26 +99,13 @@ async fn walk_through_on_postgres() {
 fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
     let d = Dreamd::sqlite();
     let cases: [(&[&str], &str); 8] = [
+        (&set_memory("u", "preference", "global", "x"), "'preference' is not a valid kind"),
         (
-            &["memories", "set", "--user", "u", "--kind", "preference", "--scope", "global", "x"],
-            "'preference' is not a valid kind",
-        ),
-        (
-            &["memories", "set", "--user", "u", "--kind", "presentation", "--scope", "team:x", "x"],
+            &set_memory("u", "presentation", "team:x", "x"),
             "invalid value for '--scope': a scope must be 'global'",
         ),
         (
-            &[
-                "memories",
-                "set",
-                "--user",
-                "u",
-                "--kind",
-                "background",
-                "--scope",
-                "global",
-                "I have admin rights",
-            ],
+            &set_memory("u", "background", "global", "I have admin rights"),
             "permission or identity claim",
         ),
         (&["memories", "show", "nope"], "memory 'nope' not found"),
@@ -163,17 +125,7 @@ fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
 #[test]
 fn a_reader_that_stops_early_ends_the_output_quietly() {
     let d = Dreamd::sqlite();
-    d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "presentation",
-        "--scope",
-        "global",
-        "结果先行",
-    ]);
+    d.json(&set_memory("jay", "presentation", "global", "结果先行"));
     let commands: [&[&str]; 4] = [
         &["--format", "json", "memories", "list", "--user", "jay"],
         &["memories", "list", "--user", "jay"],
@@ -298,17 +250,7 @@ fn an_absolute_sqlite_path_works() {
     let d = Dreamd::sqlite();
     let absolute = format!("sqlite://{}", d.path("abs.db").display());
     let d = d.env("DREAMD_DATABASE__URL", &absolute);
-    d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "u",
-        "--kind",
-        "background",
-        "--scope",
-        "global",
-        "I lead the dairy R&D team",
-    ]);
+    d.json(&set_memory("u", "background", "global", "I lead the dairy R&D team"));
     assert!(d.path("abs.db").is_file());
 }
 
@@ -430,17 +372,7 @@ fn operator_patterns_refuse_their_texts_everywhere() {
 #[test]
 fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
     let d = Dreamd::sqlite();
-    let set = d.run(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "recent_focus",
-        "--scope",
-        "project:13800138000",
-        "跟进新配方",
-    ]);
+    let set = d.run(&set_memory("jay", "recent_focus", "project:13800138000", "跟进新配方"));
     assert_eq!(set.code, 2, "{}", set.stderr);
     assert!(
         set.stderr.contains("scope (--scope)") && set.stderr.contains("phone"),
@@ -449,8 +381,7 @@ fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
     );
     assert!(!set.stderr.contains("13800138000") && set.stdout.is_empty());
     for malformed in ["project:13800138000 x", "sk-proj-abcdefghijklmnopqrstuvwxyz123456"] {
-        let args = ["memories", "set", "--user", "jay", "--kind", "recent_focus", "--scope"];
-        let run = d.run(&[&args[..], &[malformed, "跟进新配方"]].concat());
+        let run = d.run(&set_memory("jay", "recent_focus", malformed, "跟进新配方"));
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert!(run.stderr.contains("invalid value for '--scope'"), "{}", run.stderr);
         assert!(!run.stderr.contains(&malformed[8..]), "never repeated: {}", run.stderr);
@@ -502,17 +433,7 @@ fn a_slow_ingest_does_not_hold_the_database_while_it_reads() {
     .unwrap();
     stdin.flush().unwrap();
     let started = std::time::Instant::now();
-    let set = d.run(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "background",
-        "--scope",
-        "global",
-        "质检部",
-    ]);
+    let set = d.run(&set_memory("jay", "background", "global", "质检部"));
     assert_eq!(set.code, 0, "{}", set.stderr);
     assert!(
         started.elapsed() < std::time::Duration::from_secs(5),

@@ -1,7 +1,7 @@
 //! Moving up from SQLite: `dreamd copy --to postgres://…` carries everything
 //! with history, and the daemon goes on working on the copy.
 
-use crate::helpers::{Dreamd, examples, line};
+use crate::helpers::{Dreamd, examples, line, set_memory};
 use serde_json::Value;
 
 /// Every user-facing record of a user: memories with evidence, their
@@ -33,28 +33,8 @@ fn lived_in() -> Dreamd {
     if let Some(first) = suggestions.as_array().unwrap().first() {
         d.json(&["suggestions", "accept", first["suggestion_id"].as_str().unwrap()]);
     }
-    let set = d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "presentation",
-        "--scope",
-        "global",
-        "回答先给结论",
-    ]);
-    let gone = d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "background",
-        "--scope",
-        "global",
-        "在研发中心",
-    ]);
+    let set = d.json(&set_memory("jay", "presentation", "global", "回答先给结论"));
+    let gone = d.json(&set_memory("jay", "background", "global", "在研发中心"));
     d.json(&["memories", "delete", gone["memory_id"].as_str().unwrap()]);
     d.json(&["memories", "edit", set["memory_id"].as_str().unwrap(), "回答先给结论，再给依据"]);
     d.json(&["recall", "--user", "jay", "--conversation", "c-new"]);

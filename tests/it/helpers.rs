@@ -406,3 +406,9 @@ macro_rules! scenarios_on_both_backends {
     };
 }
 pub(crate) use scenarios_on_both_backends;
+
+/// The arguments of `memories set` for one memory, for [`Dreamd::run`] and
+/// [`Dreamd::json`].
+pub fn set_memory<'a>(user: &'a str, kind: &'a str, scope: &'a str, text: &'a str) -> [&'a str; 9] {
+    ["memories", "set", "--user", user, "--kind", kind, "--scope", scope, text]
+}

@@ -3,7 +3,7 @@
 //! scenario, on SQLite and PostgreSQL; then the same with the offline rules.
 
 use crate::fake_model::{self, operations, slips};
-use crate::helpers::{Dreamd, line, scenarios_on_both_backends};
+use crate::helpers::{Dreamd, line, scenarios_on_both_backends, set_memory};
 use serde_json::{Value, json};
 use wiremock::ResponseTemplate;
 
@@ -77,17 +77,8 @@ async fn lifecycle_default_becomes_a_suggestion_and_a_deleted_rule_stays_deleted
     })
     .await;
     let d = d.with_model(&server.uri());
-    let rule = d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "query_default",
-        "--scope",
-        "domain:recipe",
-        "生命周期默认查基本属性",
-    ]);
+    let rule =
+        d.json(&set_memory("jay", "query_default", "domain:recipe", "生命周期默认查基本属性"));
     let id = rule["memory_id"].as_str().unwrap();
     d.run(&["memories", "delete", id, "--now", "2026-11-21T00:00:00Z"]);
     let texts = [
@@ -322,28 +313,8 @@ async fn a_hostile_model_changes_no_memory(d: Dreamd) {
     let server = fake_model::start_both(echo(&[("结果", "presentation", "global")]), hostile).await;
     let d =
         d.with_model(&server.uri()).env("DREAMD_POLICY__KINDS__PRESENTATION__MIN_EVIDENCE", "1");
-    d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "presentation",
-        "--scope",
-        "global",
-        "复杂方案详细解释",
-    ]);
-    let deleted = d.json(&[
-        "memories",
-        "set",
-        "--user",
-        "jay",
-        "--kind",
-        "presentation",
-        "--scope",
-        "global",
-        "先说结果再给依据",
-    ]);
+    d.json(&set_memory("jay", "presentation", "global", "复杂方案详细解释"));
+    let deleted = d.json(&set_memory("jay", "presentation", "global", "先说结果再给依据"));
     d.ingest(&conversation("jay", "old", "先说结果", 23, &[]));
     d.ingest(&conversation("jay", "new", "回答先说结果", 27, &[]));
     let delete = d.run(&[
