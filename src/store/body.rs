@@ -632,7 +632,7 @@ impl Store for Backend {
         }
         tx.commit().await.map_err(Error::db("committing"))?;
         if writes.iter().any(|w| matches!(w, Write::EraseText { .. })) {
-            dialect::after_erasing(&mut writer).await;
+            dialect::after_erasing(&self.writer, &mut writer).await;
         }
         Ok(())
     }
@@ -1214,7 +1214,7 @@ impl Store for Backend {
             removed.push((*table, n));
         }
         tx.commit().await.map_err(Error::db(format!("committing the purge of user {user_id}")))?;
-        dialect::after_erasing(&mut writer).await;
+        dialect::after_erasing(&self.writer, &mut writer).await;
         Ok(removed)
     }
 
@@ -1292,7 +1292,7 @@ impl Store for Backend {
         let mut writer = self.writer().await?;
         let purged = exec(&mut writer, purge, "purging old slips").await?;
         if purged > 0 {
-            dialect::after_erasing(&mut writer).await;
+            dialect::after_erasing(&self.writer, &mut writer).await;
         }
         Ok(purged)
     }

@@ -63,7 +63,7 @@ mod dialect {
     /// After a commit that erased text: nothing here. PostgreSQL keeps dead
     /// row versions until VACUUM reclaims them (autovacuum, or the
     /// operator's schedule; see the README on deleting).
-    pub async fn after_erasing(_conn: &mut PgConnection) {}
+    pub async fn after_erasing(_writer: &PgPool, _conn: &mut PgConnection) {}
 
     /// The set-returning function that reads a JSON array parameter as rows of `value`.
     pub const EACH: &str = "jsonb_array_elements_text";

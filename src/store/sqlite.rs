@@ -172,16 +172,13 @@ mod dialect {
     /// Never waits: while a reader on an old snapshot (a backup, another
     /// process) holds the log, the marker file stays, and [`writer`] in any
     /// dreamd process tries again before each write until it succeeds.
-    pub async fn after_erasing(conn: &mut SqliteConnection) {
-        let file: Result<(i64, String, String), _> =
-            sqlx::query_as("PRAGMA database_list").fetch_one(&mut *conn).await;
-        let Ok((_, _, file)) = file else { return };
-        let marker = std::path::PathBuf::from(format!("{file}-erased"));
-        if let Err(e) = std::fs::write(&marker, b"") {
+    pub async fn after_erasing(writer: &Writer, conn: &mut SqliteConnection) {
+        let marker = &*writer.erased_marker;
+        if let Err(e) = std::fs::write(marker, b"") {
             tracing::warn!(error = %e, "could not mark erased text for the next checkpoint");
         }
         if truncate_log(conn).await {
-            let _ = std::fs::remove_file(&marker);
+            let _ = std::fs::remove_file(marker);
         }
     }
 
