@@ -47,7 +47,21 @@ impl Drop for Driver {
 }
 
 impl Driver {
+    /// chromedriver, started again when it exits before it says its port
+    /// (seen once under the whole suite's load); the last attempt's output
+    /// is in the failure.
     fn start() -> Driver {
+        let mut said = String::new();
+        for _ in 0..3 {
+            match Self::try_start() {
+                Ok(driver) => return driver,
+                Err(output) => said = output,
+            }
+        }
+        panic!("chromedriver never said on which port it listens; it printed:\n{said}");
+    }
+
+    fn try_start() -> Result<Driver, String> {
         let mut child = Command::new(CHROMEDRIVER)
             .arg("--port=0")
             .stdin(Stdio::null())
@@ -59,17 +73,22 @@ impl Driver {
         let (found, port) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("started successfully on port ").nth(1) {
-                    let _ = found.send(rest.trim_end_matches('.').parse::<u16>().ok());
-                }
+                let port = line.split("started successfully on port ").nth(1);
+                let port = port.and_then(|rest| rest.trim_end_matches('.').parse::<u16>().ok());
+                let _ = found.send((line, port));
             }
         });
-        let port = port
-            .recv_timeout(Duration::from_secs(20))
-            .ok()
-            .flatten()
-            .expect("chromedriver says on which port it listens");
-        Driver { child, port }
+        let mut said = String::new();
+        while let Ok((line, port)) = port.recv_timeout(Duration::from_secs(20)) {
+            if let Some(port) = port {
+                return Ok(Driver { child, port });
+            }
+            said.push_str(&line);
+            said.push('\n');
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(said)
     }
 }
 
