@@ -34,6 +34,10 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "热线",
     "微信",
     "打我",
+    "急事打",
+    "有事打",
+    "打这个",
+    "打这个号",
     "手机号",
     "我的号",
     "他的号",
@@ -291,7 +295,7 @@ fn plausible_grouping(run: &NumberRun) -> bool {
     n <= 5
         || (run.uniform_separators
             && (n <= 6
-                || run.groups.iter().all(|&g| g == 1)
+                || run.groups.iter().all(|&g| g <= 2)
                 || run.groups.iter().all(|&g| g == 4 || g == 3)))
 }
 
@@ -335,7 +339,11 @@ fn is_phone_number(digits: &str, plus: bool, groups: &[usize], labelled: bool) -
     let idd = digits.starts_with("00") && matches!(groups.first(), Some(2 | 4) | Some(10..));
     if plus || idd {
         let international = if plus { digits } else { &digits[2..] };
-        if (8..=15).contains(&international.len()) && (labelled || valid_in(None, international)) {
+        if (8..=15).contains(&international.len())
+            && (labelled
+                || valid_in(None, international)
+                || (plus && groups.len() >= 2 && possible_international(international)))
+        {
             return true;
         }
     }
@@ -380,6 +388,19 @@ fn valid_in(region: Option<Id>, digits: &str) -> bool {
             })
         }),
     }
+}
+
+/// A number written after `+` in groups that fits its country's general
+/// pattern and lengths, though no number type (`+44 7700 900123`, a range
+/// kept for fiction, is still someone's way of writing a phone number).
+fn possible_international(digits: &str) -> bool {
+    (1..=3).filter(|&k| k < digits.len()).any(|k| {
+        digits[..k].parse::<u16>().is_ok_and(|code| {
+            DATABASE.by_code(&code).is_some_and(|metas| {
+                metas.iter().any(|meta| meta.descriptors().general().is_match(&digits[k..]))
+            })
+        })
+    })
 }
 
 /// Whether `digits` (with or without the region's trunk prefix) is a valid
@@ -715,10 +736,11 @@ static SPACED_OUT: LazyLock<Regex> =
     LazyLock::new(|| super::re(r"(?:[A-Za-z0-9@._\-] ){5,}[A-Za-z0-9@._\-]"));
 
 /// An address with its `@` or dots disguised: `(at)`, `[at]`, `{at}`,
-/// ` at `, `#`, `艾特`; `(dot)`, `[dot]`, ` dot `, `点`.
+/// ` at `, `#`, `艾特`; `(dot)`, `[dot]`, ` dot `, `点`, ` .com`.
 static OBFUSCATED_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     let at = r"(?:\s*(?:\(at\)|\[at\]|\{at\}|<at>|\(@\)|\[@\]|\{@\}|@|#|艾特|at)\s*|\s+at\s+)";
-    let dot = r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\.)";
+    let dot =
+        r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\s+\.\s*|\.)";
     super::re(&format!(
         r"(?i)([a-z0-9][a-z0-9._%+\-]{{0,63}})({at})([a-z0-9][a-z0-9\-]{{0,62}}(?:{dot}[a-z0-9][a-z0-9\-]{{0,62}})*)({dot})([a-z]{{2,6}})\b"
     ))

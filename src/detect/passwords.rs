@@ -24,7 +24,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
 static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\s[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=]))\s*)*",
+        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\b[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=]))\s*)*",
     )
 });
 
@@ -32,7 +32,7 @@ static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
 /// after the word (`PIN 0000 is wrong`) is still read as one.
 static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
+        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
     )
 });
 
@@ -75,6 +75,19 @@ static LOGIN_WITH: LazyLock<Regex> = LazyLock::new(|| {
 static LOGIN_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
         r"(?i)(?:账号|帐号|用户名|登录|登陆|登入|\busername|\buser|\blogin|\baccount|\bcredentials?|\bcreds)(?:\s+(?:for|of|to|on)\s+[^:=\n,.;/]{1,40}?|\s*[A-Za-z][A-Za-z0-9\-]{0,19}\s*(?:[:=]|用|是))?(?:\s+(?:is|are)(?:\s+(?:still|now|just|always|also))?|\s*[:=])?\s*(?:(?:user(?:name)?|用户名?|账号)\s*[:=]?\s*)?([A-Za-z0-9._@\-]{2,32})(?:\s*/\s*(?:(?:pass(?:word)?|pwd|pw|密码)\s*[:=]?\s*)?|\s*[,;]?\s+(?:pass(?:word)?|pwd|pw|密码)\s*[:=]?\s*)([!-~]{4,})",
+    )
+});
+
+/// A code read out digit by digit after its word: `my pin's 8 8 3 0`,
+/// `密码是 1-2-3-4-5-6`.
+static SPACED_DIGITS: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"^(\d(?:[ ,.\-]{1,2}\d){3,7})(?:[^0-9]|$)"));
+
+/// A value set without a password word, as one tells a colleague about a
+/// reset: `I reset it to P@ssw0rd_Mozz`, `已经改成 Mozz#2024 了`.
+static RESET_TO: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r#"(?i)(?:\b(?:reset|changed|change|set|switched|updated)\s+(?:it|that|this|them|mine|ours|the\s+login|my\s+login)\s+(?:back\s+)?to\s+|(?:改成了?|改为|重置为|重置成|换成了?|设成了?|设为)\s*)["'「]?([!-~]{6,})"#,
     )
 });
 
@@ -390,6 +403,10 @@ pub(super) fn has_password(text: &str) -> bool {
             strong_value(trim_value(value))
         })
         || LOGIN_PAIR.captures_iter(text).any(|c| login_pair(&c[1], trim_value(&c[2])))
+        || RESET_TO.captures_iter(text).any(|c| {
+            only_a_password(trim_value(&c[1]))
+                && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+        })
         || PASSWORD_LATER.captures_iter(text).any(|c| {
             complex_value(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
@@ -416,6 +433,16 @@ fn complex_value(value: &str) -> bool {
             || (has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase)))
         && !value.contains("://")
         && !is_placeholder(value)
+}
+
+/// A value no product, file or batch name looks like: both cases, a digit
+/// and a symbol that names do not use (`P@ssw0rd_Mozz`, `Mozz#2024a`).
+fn only_a_password(value: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| value.as_bytes().iter().any(f);
+    complex_value(value)
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && value.bytes().any(|b| b"!@#$%^&*+=?~".contains(&b))
 }
 
 /// A user and a password: a strong password, or a default login whose
@@ -471,6 +498,11 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     {
         return !is_policy_phrase(&q[1]);
     }
+    let short_word = matches!(word.as_str(), "pw" | "pass");
+    if let Some(code) = SPACED_DIGITS.captures(after_link).filter(|_| !short_word) {
+        let after_code = &after_link[code.get(1).map_or(0, |m| m.end())..];
+        return linked && !LENGTH_SPEC.is_match(after_code);
+    }
     let Some(c) = PASSWORD_VALUE.captures(after_link) else {
         return false;
     };
@@ -480,7 +512,6 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     let after_value = &after_link[value_end..];
-    let short_word = matches!(word.as_str(), "pw" | "pass");
     if value.is_empty() || is_placeholder(value) {
         return false;
     }
@@ -504,6 +535,9 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     if short_word {
         let stated = rest[..link].contains([':', '=']) || rest[..link].trim() == "is";
         return stated && strong_value(value);
+    }
+    if is_quoted_example(text, end - word.len(), value) {
+        return false;
     }
     if linked && EXPLICIT_LINK.is_match(&rest[..link]) {
         value.len() >= 3
@@ -561,6 +595,48 @@ fn strong_value(value: &str) -> bool {
                 && value.bytes().any(|b| b.is_ascii_lowercase()))
 }
 
+/// Words that introduce an example of what not to say.
+static EXAMPLE_WORDS: WordSet = WordSet::new(&[
+    "like",
+    "such as",
+    "e.g.",
+    "for example",
+    "for instance",
+    "类似",
+    "比如",
+    "例如",
+    "像是",
+    "诸如",
+]);
+
+/// `Never share things like 'my password is 1234'`: a quoted sentence
+/// after an example word whose value is one of the passwords every
+/// warning uses, not anyone's.
+fn is_quoted_example(text: &str, word_start: usize, value: &str) -> bool {
+    const TEXTBOOK: &[&str] = &[
+        "1234",
+        "12345",
+        "123456",
+        "12345678",
+        "123456789",
+        "0000",
+        "000000",
+        "111111",
+        "888888",
+        "abc123",
+        "qwerty",
+        "letmein",
+        "passw0rd",
+    ];
+    let before = &text[..word_start];
+    let Some(quote) = before.rfind(['\'', '"', '「', '『', '“', '‘']) else {
+        return false;
+    };
+    TEXTBOOK.contains(&value.to_ascii_lowercase().as_str())
+        && mentions(&before[..quote], &EXAMPLE_WORDS)
+        && !before[quote..].contains(['.', '。', '!', '?', ';'])
+}
+
 fn is_policy_phrase(value: &str) -> bool {
     [
         "至少",
@@ -596,6 +672,11 @@ mod tests {
     #[test]
     fn passwords_need_a_value_not_a_policy() {
         assert!(has_password("password hunter2"));
+        assert!(has_password("my pin's 8 8 3 0 if you need it"));
+        assert!(has_password("I reset it to P@ssw0rd_Mozz, use that"));
+        assert!(!has_password("I reset it to Batch-2024-A for the trial"));
+        assert!(!has_password("never share things like 'my password is 1234' here"));
+        assert!(has_password("things like 'my password is Hunter2!' stay mine"));
         assert!(has_password("登录密码Abc@123"));
         assert!(has_password("PIN 是 1234"));
         assert!(has_password("my password is dragon"));

@@ -398,13 +398,66 @@ pub(crate) struct Views {
 
 impl Views {
     pub fn of(text: &str) -> Views {
-        let words = view(text);
+        let words = spelled_digits(view(text));
         let spoken = join_spoken_groups(&words);
         let chars = map_chinese_digits(&spoken.chars().collect::<Vec<_>>());
         let (digits, runs) = number_runs(&chars);
         Views { words, digits, runs }
     }
 }
+
+/// Digits read out as English words, five or more in a row (`one eight
+/// nine, two two three four`, `double seven oh three …`).
+static SPELLED_DIGITS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    let digit =
+        r"(?:(?:double|triple)\s+)?(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)";
+    super::re(&format!(r"(?i)\b{digit}(?:(?:\s*[,\-]\s*|\s+){digit}){{4,}}\b"))
+});
+
+/// Spelled digits ([`SPELLED_DIGITS`]) written as digits, a group per
+/// stretch between commas or dashes (`189 2234 5678`), so that the
+/// identifier detectors read a number said aloud as the number.
+fn spelled_digits(words: String) -> String {
+    if !SPELLED_DIGITS.is_match(&words) {
+        return words;
+    }
+    SPELLED_DIGITS
+        .replace_all(&words, |c: &regex::Captures| {
+            let groups = c[0].split([',', '-']).map(|group| {
+                let mut digits = String::new();
+                let mut times = 1;
+                for word in group.split_whitespace() {
+                    match word.to_ascii_lowercase().as_str() {
+                        "double" => times = 2,
+                        "triple" => times = 3,
+                        spoken => {
+                            let digit = SPOKEN_DIGITS.iter().position(|d| d.contains(&spoken));
+                            let digit = char::from(b'0' + digit.unwrap_or(0) as u8);
+                            digits.extend(std::iter::repeat_n(digit, times));
+                            times = 1;
+                        }
+                    }
+                }
+                digits
+            });
+            groups.collect::<Vec<_>>().join(" ")
+        })
+        .into_owned()
+}
+
+/// The English words for each digit, in order.
+const SPOKEN_DIGITS: [&[&str]; 10] = [
+    &["zero", "oh"],
+    &["one"],
+    &["two"],
+    &["three"],
+    &["four"],
+    &["five"],
+    &["six"],
+    &["seven"],
+    &["eight"],
+    &["nine"],
+];
 
 /// Words that join the groups of a number read out aloud (`138 后面 0247
 /// 再 5591`, `六二二二 零二 后面是 六一九八…`), as a space: one number, not three.
@@ -572,6 +625,15 @@ mod tests {
         assert_eq!(view("it\u{2019}s \u{201C}x\u{201D}"), "it's \"x\"");
         assert_eq!(view("138\u{2014}1234\u{2013}5678"), "138-1234-5678");
         assert_eq!(view("  a \u{3000}\u{00A0} b\t\n\n c  "), "a b\nc");
+    }
+
+    #[test]
+    fn digits_read_out_in_english_become_digits() {
+        let words = |t: &str| Views::of(t).words;
+        assert_eq!(words("one eight nine, two two three four, five six"), "189 2234 56");
+        assert_eq!(words("call double seven oh three nine one"), "call 770391");
+        // Fewer than five in a row are words.
+        assert_eq!(words("one or two, maybe three"), "one or two, maybe three");
     }
 
     #[test]
