@@ -241,6 +241,10 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
+        // HACCP plan v7 is still pending approval / the recall notice for lot L2405-118 got approved.
+        r"(?i)\b(?P<subject>plan|document|doc|SOP|spec|specification|notice|certificate|CoA|procedure|amendment|protocol|batch\s+record)\s*(?P<id>v\d+(?:\.\d+)?|rev\.?\s*\w+|#?\d[\w-]*)?(?:\s+(?:for|of)\s+(?:lot\s+|batch\s+)?[\w-]+)?\s+(?:is|are|has\s+been|have\s+been|got|gets)\s+(?:still\s+|now\s+|just\s+|finally\s+)?(?P<status>pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|approved|rejected|signed\s+off|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
+        // 放行审批还在品保那边: an approval held by a department now.
+        r"(?:审批|审核|放行|签字|签批)[^,;。!?\n]{0,4}?(?:还在|仍在|卡在|停在|压在)[^,;。!?\n]{0,8}?(?P<status>那边|这边|那里|手里|手上)(?P<after>)".to_string(),
         // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
         r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?:\s*(?:检修|维修|保养|中|了))*\s*(?:$|[,;。!?\n])(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|currently|today|at\s+the\s+moment|since\s+(?:this\s+morning|yesterday|last\s+night|[0-9]))(?P<after>)".to_string(),
@@ -248,7 +252,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:tank|silo|tower|bin|hopper)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:at|sitting\s+at|filled\s+to)\s+\d+(?:\.\d+)?\s*%(?:\s+(?:full|capacity|level))?\s+(?:right\s+now|currently|at\s+the\s+moment|now)\b(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
-        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
+        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)?(?:\s+(?:is|of|at|for)|\s*[:=])*\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
         r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
         // 奶罐车还有 40 分钟到厂 / the tanker is 40 min out: an arrival in minutes or hours.
         r"(?:还有|大概|大约|约|预计)?\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:分钟|小时|钟头|天)(?:左右)?(?:后|以后|之后)?(?:就|能|才)?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到站|到达)(?P<after>.{0,4})".to_string(),
@@ -399,7 +403,9 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
 
 /// Words every reading pattern needs one of: "now" in some form.
 static READING_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(r"(?i)现在|目前|当前|实时|currently|right\s+now|at\s+the\s+moment|\bnow\b")
+    super::re(
+        r"(?i)现在|目前|当前|实时|刚|currently|right\s+now|at\s+the\s+moment|\bnow\b|\bjust\s+(?:dropped|fell|rose|climbed|hit|reached|jumped|went)|\bas\s+of\b|\b(?:stock|inventory)\s+(?:check|count|take|level)",
+    )
 });
 
 /// A plant's measurement now (`发酵罐当前pH是4.52`, `当前冷库温度 -18.6℃`,
@@ -416,6 +422,13 @@ static READINGS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\b{quantity_en}\s+(?:is|are|reads|shows)\s+(?:currently|now|at\s+the\s+moment|right\s+now)\s+(?:at\s+)?-?\d+(?:\.\d+)?"),
         format!(r"(?i)\b(?:is|are)\s+(?:reading|showing|at|sitting\s+at)\s+-?\d+(?:\.\d+)?\s*{unit_en}\s*(?:right\s+now|currently|at\s+the\s+moment)\b"),
         format!(r"(?i)\b(?:currently|right\s+now)\s+(?:reading|showing)\s+-?\d+(?:\.\d+)?\s*{unit_en}"),
+        // Right now the outlet is reading 72.4°C / pH just dropped to 4.58 / 温度刚升到 45.
+        format!(r"(?i)\b(?:right\s+now|currently|at\s+the\s+moment)\b[^.;!?\n]{{0,60}}?\b(?:is|are)\s+(?:reading|showing|at|sitting\s+at)\s+-?\d+(?:\.\d+)?\s*{unit_en}"),
+        format!(r"(?i)\b{quantity_en}\s+(?:has\s+)?just\s+(?:dropped|fell|rose|climbed|hit|reached|jumped|went\s+(?:up|down))\s+(?:to\s+)?-?\d+(?:\.\d+)?"),
+        format!(r"{quantity}\s*(?:刚刚|刚才|刚)\s*(?:降到|跌到|升到|涨到|到了|达到|掉到)\s*-?\d+(?:\.\d+)?"),
+        // tank 5 is at 18,200 L as of 14:05 / stock check just now: 26 pallets.
+        r"(?i)\b(?:is|are|reads|shows|at)\s+(?:at\s+)?-?\d[\d,]*(?:\.\d+)?\s*(?:°\s?[CF]|%|l|kg|t|tons?|tonnes?|pallets?|cases?|bags?|litres?|liters?|hl|m3|bar|psi)?\b\s*,?\s+as\s+of\s+(?:\d{1,2}:\d{2}|\d{1,2}\s*[ap]\.?m\b|now|right\s+now|today|this\s+(?:morning|afternoon|evening))".to_string(),
+        r"(?i)\b(?:stock|inventory)\s+(?:check|count|take|level)s?\s+(?:just\s+now|right\s+now|this\s+(?:morning|afternoon)|today|now)\s*[:,\-]\s*\d".to_string(),
         r"(?i)\b(?:we|I)\s+(?:currently|now|still)\s+(?:have|hold|got)\s+\d+(?:,\d{3})*(?:\.\d+)?\s*(?:pallets?|cases?|bags?|drums?|tons?|tonnes?|kg|litres?|liters?|units?|cartons?|boxes?|totes?)\s+of\b".to_string(),
     ]
     .iter()
@@ -494,7 +507,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
     )
 });
 

@@ -56,6 +56,8 @@ static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
         // WireGuard and similar: a labelled 32-byte base64 key.
         r"(?i)\bprivate[ _-]?key\b\s*[:=]\s*[A-Za-z0-9+/]{42,43}=",
         r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n,;。公]{0,12}?[:=是为]\s*[A-Za-z0-9+/]{40,}={0,2}",
+        // A labelled 32-byte key in hex (Ethereum and most wallets).
+        r"(?i)(?:私钥|\bprivate[ _-]?key\b)[^\n,;。公]{0,12}?(?:0x)?[0-9a-f]{64}\b",
     ])
 });
 

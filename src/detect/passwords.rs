@@ -24,7 +24,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
 static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\b[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=]))\s*)*",
+        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\b[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=]))\s*)*",
     )
 });
 
@@ -32,7 +32,7 @@ static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
 /// after the word (`PIN 0000 is wrong`) is still read as one.
 static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=])|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
+        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
     )
 });
 
@@ -95,7 +95,7 @@ static RESET_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// 4729`, `the code to the lab door is 0613#`.
 static OPENING_CODE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\bunlock(?:s|ed)?\s+(?:it\s+|the\s+[\w]+\s+)?(?:with|using)\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?\d{4,8}#?(?:[^0-9A-Za-z]|$)|\b(?:code|pin|combination|combo)\s+(?:to|for|of|on)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:door|gate|lock|safe|locker|keypad|cage)\b[^\n,.;]{0,12}?(?:\bis\b|\bwas\b|:|=)\s*\d{4,8}[#*]?(?:[^0-9A-Za-z]|$)",
+        r"(?i)\bunlock(?:s|ed)?\s+(?:it\s+|the\s+[\w]+\s+)?(?:with|using)\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?\d{4,8}#?(?:[^0-9A-Za-z]|$)|\bopen(?:s|ed)?\s+(?:it\s+|the\s+[\w]+\s+)?(?:with|using)\s+(?:the\s+)?(?:code|pin|passcode|combination|combo)\s+\d{4,8}[#*]?(?:[^0-9A-Za-z]|$)|\b(?:code|pin|combination|combo)\s+(?:to|for|of|on)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:door|gate|lock|safe|locker|keypad|cage)\b[^\n,.;]{0,12}?(?:\bis\b|\bwas\b|:|=)\s*\d{4,8}[#*]?(?:[^0-9A-Za-z]|$)",
     )
 });
 
@@ -407,6 +407,10 @@ pub(super) fn has_password(text: &str) -> bool {
             only_a_password(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
         })
+        || PASSWORD_LATER_IS.captures_iter(text).any(|c| {
+            only_a_password(trim_value(&c[1]))
+                && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+        })
         || PASSWORD_LATER.captures_iter(text).any(|c| {
             complex_value(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
@@ -419,6 +423,14 @@ pub(super) fn has_password(text: &str) -> bool {
 static PASSWORD_LATER: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
         r"(?i)(?:pass ?word|passwort|密\s?码|口令)[^@。.!?\n][^。.!?\n]{0,59}?(?:[:=]|就是|是)\s*([!-~]{6,})",
+    )
+});
+
+/// The same with `is`, `its` or `it's` before the value (`changed my
+/// password again, its Kefir#449 now`): only a value no name looks like.
+static PASSWORD_LATER_IS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:pass ?word|passwort|\bpwd?\b|密\s?码|口令)[^@。.!?\n][^。.!?\n]{0,59}?\b(?:is|its|it's|now)\s+([!-~]{6,})",
     )
 });
 
@@ -533,7 +545,11 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     if short_word {
-        let stated = rest[..link].contains([':', '=']) || rest[..link].trim() == "is";
+        let gap = rest[..link].trim();
+        let stated = gap.contains([':', '=', '>'])
+            || gap == "is"
+            || gap.ends_with(" is")
+            || gap.ends_with(" was");
         return stated && strong_value(value);
     }
     if is_quoted_example(text, end - word.len(), value) {
