@@ -31,6 +31,54 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+impl Cli {
+    /// The command line, or exit 2 with clap's message, except that a
+    /// refused value is never repeated: a secret or a phone number typed
+    /// into the wrong option would otherwise be printed back, and end up
+    /// in a terminal log or a CI transcript.
+    pub fn parse_quietly() -> Cli {
+        use clap::CommandFactory;
+        Cli::try_parse().unwrap_or_else(|e| without_the_value(e, &mut Cli::command()).exit())
+    }
+}
+
+/// A bad-value error told again without the value: which option, and why.
+fn without_the_value(error: clap::Error, cmd: &mut clap::Command) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let kind = error.kind();
+    let option = match error.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(option)) => option.clone(),
+        _ => "an option".to_string(),
+    };
+    if matches!(kind, ErrorKind::UnknownArgument | ErrorKind::InvalidSubcommand) {
+        // A mistyped option or command name is worth repeating; a stray word is not.
+        let is_name = |s: &str| {
+            s.len() <= 40
+                && s.starts_with(|c: char| c.is_ascii_lowercase())
+                && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        };
+        let command = match error.get(ContextKind::InvalidSubcommand) {
+            Some(ContextValue::String(command)) => is_name(command),
+            _ => false,
+        };
+        if command || (option.starts_with('-') && is_name(option.trim_start_matches('-'))) {
+            return error;
+        }
+        let message = "unexpected argument (not repeated here): this command takes no more \
+                       words; quote a text that holds spaces, or see --help\n";
+        return clap::Error::raw(kind, message).with_cmd(cmd);
+    }
+    if !matches!(kind, ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
+        return error;
+    }
+    let why = match (error.get(ContextKind::ValidValue), std::error::Error::source(&error)) {
+        (Some(ContextValue::Strings(valid)), _) => format!("expected one of: {}", valid.join(", ")),
+        (_, Some(reason)) => reason.to_string(),
+        _ => "not accepted".to_string(),
+    };
+    clap::Error::raw(kind, format!("invalid value for '{option}': {why}\n")).with_cmd(cmd)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -137,7 +185,7 @@ pub struct SetArgs {
     pub user: String,
     #[arg(long, value_parser = parse_kind)]
     pub kind: Kind,
-    #[arg(long, value_parser = ScopeArg)]
+    #[arg(long, value_parser = parse_scope)]
     pub scope: Scope,
     #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
     pub expires_at: Option<Time>,
@@ -213,7 +261,7 @@ pub struct RecallArgs {
     #[arg(long)]
     pub user: String,
     /// A scope of the request (repeatable); global memories always apply.
-    #[arg(long = "scope", value_parser = ScopeArg)]
+    #[arg(long = "scope", value_parser = parse_scope)]
     pub scopes: Vec<Scope>,
     /// How many memories at most (default 5, at most 8).
     #[arg(long, default_value_t = 5)]
@@ -248,34 +296,15 @@ pub enum UsersCommand {
 fn parse_time(s: &str) -> Result<Time, String> {
     chrono::DateTime::parse_from_rfc3339(s)
         .map(|t| crate::domain::truncate_time(t.to_utc()))
-        .map_err(|_| format!("'{s}' is not an RFC 3339 time like 2026-11-29T12:00:00Z"))
+        .map_err(|_| "not an RFC 3339 time like 2026-11-29T12:00:00Z".to_string())
 }
 
 fn parse_kind(s: &str) -> Result<Kind, String> {
     s.parse()
 }
 
-/// `--scope`, refused without repeating the value (clap's own message for
-/// a bad value quotes it, and a refused scope may hold a secret).
-#[derive(Debug, Clone, Copy)]
-struct ScopeArg;
-
-impl clap::builder::TypedValueParser for ScopeArg {
-    type Value = Scope;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<Scope, clap::Error> {
-        let refused = |why: &str| {
-            let message = format!("invalid value for '--scope': {why}\n");
-            clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd)
-        };
-        let text = value.to_str().ok_or_else(|| refused("not valid UTF-8"))?;
-        text.parse().map_err(|e: String| refused(&e))
-    }
+fn parse_scope(s: &str) -> Result<Scope, String> {
+    s.parse()
 }
 
 fn parse_fraction(s: &str) -> Result<f64, String> {

@@ -359,7 +359,7 @@ fn validate(raw: RawLine, line: usize) -> std::result::Result<NewMessage, String
     let role_text = required(raw.role, "role")?;
     let role: Role = role_text
         .parse()
-        .map_err(|_| format!("role '{role_text}' must be one of user, assistant, system, tool"))?;
+        .map_err(|_| "field 'role' must be one of user, assistant, system, tool".to_string())?;
     let content = required(raw.content, "content")?;
     if content.len() > MAX_CONTENT_BYTES {
         return Err(format!(
@@ -371,7 +371,7 @@ fn validate(raw: RawLine, line: usize) -> std::result::Result<NewMessage, String
     let created_at = chrono::DateTime::parse_from_rfc3339(&created_text)
         .map(|t| truncate_time(t.to_utc()))
         .map_err(|_| {
-            format!("created_at '{created_text}' is not an RFC 3339 time like 2026-11-20T09:00:00Z")
+            "field 'created_at' is not an RFC 3339 time like 2026-11-20T09:00:00Z".to_string()
         })?;
     let scopes = raw
         .scopes
@@ -458,7 +458,7 @@ mod tests {
             ),
             (
                 r#"{"user_id":"u","conversation_id":"c","role":"robot","content":"x","created_at":"2026-11-20T09:00:00Z"}"#,
-                "role 'robot' must be one of",
+                "field 'role' must be one of",
             ),
             (
                 r#"{"user_id":"u","conversation_id":"c","role":"user","content":"x","created_at":"2026-11-20 09:00"}"#,

@@ -1,16 +1,26 @@
-use clap::Parser;
 use dreamd::cli::{Cli, Command, Format};
 use dreamd::commands::Finished;
 use dreamd::config::{Config, LogFormat};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_quietly();
+    // A service started with --format json logs JSON lines: its last word
+    // before exiting (a configuration it refuses, a database it cannot
+    // open) is one too, so a log pipeline reading them does not drop it.
+    let json_error = is_service(&cli) && cli.format == Format::Json;
     match try_main(cli) {
         Ok(Finished::Done) => ExitCode::SUCCESS,
         Ok(Finished::PartlyFailed) => ExitCode::from(3),
         Ok(Finished::Interrupted) => ExitCode::from(130),
         Ok(Finished::GateMissed) => ExitCode::from(4),
+        Err(error) if json_error => {
+            let line = serde_json::json!({"level": "ERROR", "target": "dreamd", "message": format!("{error:#}")});
+            eprintln!("{line}");
+            ExitCode::from(
+                error.downcast_ref::<dreamd::Error>().map_or(1, dreamd::Error::exit_code),
+            )
+        }
         Err(error) => {
             eprintln!("dreamd: {error}");
             let code =
@@ -22,8 +32,7 @@ fn main() -> ExitCode {
 
 fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     let config = Config::load(cli.config.as_deref())?;
-    let service = (cli.command.is_none() && !cli.run_once)
-        || matches!(cli.command, Some(Command::Serve { .. }));
+    let service = is_service(&cli);
     let json_logs = config.log.format == LogFormat::Json || (service && cli.format == Format::Json);
     // eval makes a run per case in scratch databases: its "run finished" lines
     // and slow-pool notices under load would bury the report.
@@ -40,6 +49,11 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
     };
     let runtime = runtime.enable_all().build()?;
     Ok(runtime.block_on(dreamd::commands::run(cli, &config))?)
+}
+
+/// The daemon and `serve`: the commands that run until stopped.
+fn is_service(cli: &Cli) -> bool {
+    (cli.command.is_none() && !cli.run_once) || matches!(cli.command, Some(Command::Serve { .. }))
 }
 
 /// Logs go to stderr (journald captures it); stdout is for command output only.

@@ -39,7 +39,7 @@ pub fn check_text(text: &str, detector: &Detector) -> Result<String> {
 /// A scope a person or an agent names, through the detectors as its text
 /// is ([`guard::admit_scope`]); the refusal names the argument, never the value.
 pub fn check_scope(scope: &Scope, detector: &Detector) -> Result<()> {
-    guard::admit_scope(scope, detector).map_err(|r| Error::Refused(format!("scope (--scope): {r}")))
+    guard::admit_scope(scope, detector).map_err(|r| Error::Refused(format!("the scope name: {r}")))
 }
 
 /// The ids a person or an agent names, checked as ingest checks its lines

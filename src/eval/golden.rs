@@ -349,7 +349,7 @@ mod tests {
         let bad_time =
             GOOD.replace(r#""created_at": "2026-11-24T01:24:00Z""#, r#""created_at": "yesterday""#);
         let message = error_of(&bad_time);
-        assert!(message.contains("messages[0]: created_at 'yesterday'"), "{message}");
+        assert!(message.contains("messages[0]: field 'created_at'"), "{message}");
         let bad_scope = GOOD.replace(r#""scope": "global""#, r#""scope": "everywhere""#);
         assert!(error_of(&bad_scope).contains("explicit[0].scope"), "{}", error_of(&bad_scope));
     }

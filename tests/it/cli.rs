@@ -99,10 +99,10 @@ async fn walk_through_on_postgres() {
 fn usage_and_input_errors_exit_2_with_a_reason_and_empty_stdout() {
     let d = Dreamd::sqlite();
     let cases: [(&[&str], &str); 8] = [
-        (&set_memory("u", "preference", "global", "x"), "'preference' is not a valid kind"),
+        (&set_memory("u", "preference", "global", "x"), "'--kind <KIND>': not a valid kind"),
         (
             &set_memory("u", "presentation", "team:x", "x"),
-            "invalid value for '--scope': a scope must be 'global'",
+            "invalid value for '--scope <SCOPE>': a scope must be 'global'",
         ),
         (
             &set_memory("u", "background", "global", "I have admin rights"),
@@ -213,9 +213,9 @@ fn a_bad_file_names_every_bad_line_and_writes_nothing() {
     assert!(run.stdout.is_empty());
     for expected in [
         "3 invalid line(s), nothing was written",
-        "line 2: role 'robot'",
+        "line 2: field 'role'",
         "line 3: not valid JSON",
-        "line 4: created_at '20/11/2026'",
+        "line 4: field 'created_at'",
     ] {
         assert!(run.stderr.contains(expected), "missing {expected:?} in {}", run.stderr);
     }
@@ -375,7 +375,7 @@ fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
     let set = d.run(&set_memory("jay", "recent_focus", "project:13800138000", "跟进新配方"));
     assert_eq!(set.code, 2, "{}", set.stderr);
     assert!(
-        set.stderr.contains("scope (--scope)") && set.stderr.contains("phone"),
+        set.stderr.contains("the scope name") && set.stderr.contains("phone"),
         "{}",
         set.stderr
     );
@@ -383,7 +383,7 @@ fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
     for malformed in ["project:13800138000 x", "sk-proj-abcdefghijklmnopqrstuvwxyz123456"] {
         let run = d.run(&set_memory("jay", "recent_focus", malformed, "跟进新配方"));
         assert_eq!(run.code, 2, "{}", run.stderr);
-        assert!(run.stderr.contains("invalid value for '--scope'"), "{}", run.stderr);
+        assert!(run.stderr.contains("invalid value for '--scope <SCOPE>'"), "{}", run.stderr);
         assert!(!run.stderr.contains(&malformed[8..]), "never repeated: {}", run.stderr);
     }
     let line = |scope: &str| {
@@ -402,6 +402,74 @@ fn scope_names_pass_the_never_store_detectors_wherever_they_arrive() {
     assert!(!refused.stderr.contains(key), "{}", refused.stderr);
     let good = d.run_with_stdin(&["--format", "json", "ingest", "-"], &line("project:A")).json();
     assert_eq!(good["messages_new"], 1, "the refused input wrote nothing");
+}
+
+#[test]
+fn refused_values_are_named_never_repeated() {
+    let d = Dreamd::sqlite();
+    let secret = "Hunter2!x9";
+    let with_secret = |args: &[&str]| -> Vec<String> {
+        args.iter().map(|a| a.replace("SECRET", secret)).collect()
+    };
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["memories", "set", "--user", "u", "--kind", "SECRET", "--scope", "global", "x"],
+            "--kind",
+        ),
+        (
+            &["memories", "set", "--user", "u", "--kind", "background", "--scope", "global"]
+                .iter()
+                .copied()
+                .chain(["--expires-at", "SECRET", "x"])
+                .collect::<Vec<_>>(),
+            "--expires-at",
+        ),
+        (&["--now", "SECRET", "status"], "--now"),
+        (&["--format", "SECRET", "status"], "--format"),
+        (&["recall", "--user", "u", "--limit", "SECRET"], "--limit"),
+        (
+            &[
+                "memories",
+                "set",
+                "--user",
+                "u",
+                "--kind",
+                "background",
+                "--scope",
+                "global",
+                "x",
+                "SECRET",
+            ],
+            "unexpected argument",
+        ),
+    ];
+    for (args, named) in cases {
+        let args = with_secret(args);
+        let run = d.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(named), "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains(secret), "{args:?} repeated the value: {}", run.stderr);
+    }
+    let line = format!(
+        r#"{{"user_id":"u","conversation_id":"c","message_id":"m","role":"{secret}","content":"x","created_at":"{secret}"}}"#
+    ) + "\n";
+    let run = d.run_with_stdin(&["ingest", "-"], &line);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("field 'role'"), "{}", run.stderr);
+    assert!(!run.stderr.contains(secret), "ingest repeated the value: {}", run.stderr);
+}
+
+#[test]
+fn a_service_refused_at_start_says_so_in_its_log_format() {
+    let d = Dreamd::sqlite().env("DREAMD_SCHEDULE__CRON", "every minute");
+    let run = d.run(&["--format", "json", "serve"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let line: serde_json::Value = serde_json::from_str(run.stderr.trim())
+        .unwrap_or_else(|e| panic!("not one JSON line ({e}): {}", run.stderr));
+    assert_eq!(line["level"], "ERROR");
+    assert!(line["message"].as_str().is_some_and(|m| m.contains("schedule.cron")), "{line}");
+    let text = d.run(&["serve"]);
+    assert!(text.stderr.starts_with("dreamd: invalid configuration"), "{}", text.stderr);
 }
 
 #[test]
