@@ -103,7 +103,7 @@ async fn run_on<S: Store + Clone + 'static>(
             });
         }
         let options = crate::run::RunOptions::once(now, how.dry_run);
-        let Some(summary) = crate::service::run_once_until_stopped(
+        let ended = crate::service::run_once_until_stopped(
             store,
             config,
             &provider,
@@ -111,10 +111,11 @@ async fn run_on<S: Store + Clone + 'static>(
             signals.first(),
             signals.second(),
         )
-        .await?
-        else {
+        .await;
+        let Some(result) = ended.result else {
             return Ok(Finished::Interrupted);
         };
+        let summary = result?;
         emit(format, &summary, output::run_summary)?;
         return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
     };

@@ -35,7 +35,7 @@ pub enum Stopped {
     /// The run in flight finished, or was abandoned after the shutdown bound.
     Gracefully,
     /// `force` completed first: the run in flight was dropped (its
-    /// transactions rolled back, its claims expire by themselves).
+    /// transactions rolled back, its claims released).
     AtOnce,
 }
 
@@ -89,7 +89,6 @@ pub async fn run<S: Store + Clone + 'static>(
     if config.schedule.run_on_start {
         let _ = ticks.try_send(());
     }
-    let cancel = CancellationToken::new();
     tokio::pin!(shutdown);
     tokio::pin!(force);
     let stopped = loop {
@@ -97,12 +96,11 @@ pub async fn run<S: Store + Clone + 'static>(
             _ = &mut shutdown => break Stopped::Gracefully,
             Some(()) = next_run.recv() => {
                 running.store(true, Ordering::SeqCst);
-                let stops = Stops { shutdown: &mut shutdown, force: &mut force };
-                let finished = one_run(store, config, provider, &cancel, stops, &metrics).await;
+                let stop = one_run(store, config, provider, (&mut shutdown, &mut force), &metrics).await;
                 running.store(false, Ordering::SeqCst);
-                match finished {
-                    Finished::Completed => idle_status(&scheduler).await,
-                    Finished::Stopped(stopped) => break stopped,
+                match stop {
+                    None => idle_status(&scheduler).await,
+                    Some(stopped) => break stopped,
                 }
             }
         }
@@ -166,29 +164,15 @@ pub async fn serve_http(
     }
 }
 
-#[derive(Debug, PartialEq, Eq)]
-enum Finished {
-    Completed,
-    /// Shutdown came during the run; the service stops after it.
-    Stopped(Stopped),
-}
-
-/// What may end a run early: the first and the second stop signal.
-struct Stops<'a, A, B> {
-    shutdown: &'a mut A,
-    force: &'a mut B,
-}
-
-/// One run, racing the shutdown signal: on shutdown the run takes no new
-/// work and gets `shutdown_timeout_secs` to finish what it holds.
+/// One scheduled run under the stop rules ([`run_once_until_stopped`]);
+/// the stop that came during it, if any, ends the service after it.
 async fn one_run<S: Store>(
     store: &S,
     config: &Config,
     provider: &Provider,
-    cancel: &CancellationToken,
-    stops: Stops<'_, impl Future<Output = ()> + Unpin, impl Future<Output = ()> + Unpin>,
+    (shutdown, force): (impl Future<Output = ()>, impl Future<Output = ()>),
     metrics: &Metrics,
-) -> Finished {
+) -> Option<Stopped> {
     let run_id = new_id();
     let progress_id = run_id.clone();
     let progress = move |done: usize, total: usize| {
@@ -196,35 +180,17 @@ async fn one_run<S: Store>(
     };
     notify::status(&format!("run {run_id}: selecting"));
     let options = RunOptions {
-        run_id: run_id.clone(),
+        run_id,
         now: truncate_time(chrono::Utc::now()),
         dry_run: false,
-        cancel: cancel.child_token(),
+        cancel: CancellationToken::new(),
         progress: Some(&progress),
     };
-    let run = run_once(store, config, provider, options);
-    tokio::pin!(run);
-    tokio::select! {
-        result = &mut run => {
-            report(result, metrics);
-            Finished::Completed
-        }
-        _ = stops.shutdown => {
-            tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
-            notify::stopping();
-            cancel.cancel();
-            let bound = config.schedule.shutdown_timeout;
-            tokio::select! {
-                biased;
-                _ = stops.force => return Finished::Stopped(Stopped::AtOnce),
-                finished = tokio::time::timeout(bound, &mut run) => match finished {
-                    Ok(result) => report(result, metrics),
-                    Err(_) => abandon(store, &run_id, bound).await,
-                },
-            }
-            Finished::Stopped(Stopped::Gracefully)
-        }
+    let ended = run_once_until_stopped(store, config, provider, options, shutdown, force).await;
+    if let Some(result) = ended.result {
+        report(result, metrics);
     }
+    ended.stop
 }
 
 fn report(result: Result<RunSummary>, metrics: &Metrics) {
@@ -237,11 +203,22 @@ fn report(result: Result<RunSummary>, metrics: &Metrics) {
     }
 }
 
-/// `--run-once` under the daemon's stop rules: `shutdown` (the first
-/// SIGTERM or SIGINT) makes the run take no more work and finish what it
-/// holds within `schedule.shutdown_timeout_secs`; `force` (a second
-/// signal), or that bound, abandons it and releases its claims, so the next
-/// run need not wait `claim_ttl_secs` for them. `None` when abandoned.
+/// How a run under the stop rules ended.
+#[derive(Debug)]
+pub struct StoppedRun {
+    /// What the run returned; `None` when it was abandoned (a second
+    /// signal, or the shutdown bound) and its claims released.
+    pub result: Option<Result<RunSummary>>,
+    /// The stop asked for while it ran, if any.
+    pub stop: Option<Stopped>,
+}
+
+/// A run under the service's stop rules, for the daemon's runs and for
+/// `--run-once` alike: `shutdown` (the first SIGTERM or SIGINT) makes the
+/// run take no more work and finish what it holds within
+/// `schedule.shutdown_timeout_secs`; `force` (a second signal), or that
+/// bound, abandons it and releases its claims, so the next run need not
+/// wait `claim_ttl_secs` for them.
 pub async fn run_once_until_stopped<S: Store>(
     store: &S,
     config: &Config,
@@ -249,32 +226,36 @@ pub async fn run_once_until_stopped<S: Store>(
     options: RunOptions<'_>,
     shutdown: impl Future<Output = ()>,
     force: impl Future<Output = ()>,
-) -> Result<Option<RunSummary>> {
+) -> StoppedRun {
     let (run_id, cancel) = (options.run_id.clone(), options.cancel.clone());
     let mut run = Box::pin(run_once(store, config, provider, options));
     tokio::select! {
-        result = &mut run => return result.map(Some),
+        result = &mut run => return StoppedRun { result: Some(result), stop: None },
         () = shutdown => {}
     }
     tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
+    notify::stopping();
     cancel.cancel();
     let bound = config.schedule.shutdown_timeout;
-    let timed_out = tokio::select! {
+    let forced = tokio::select! {
         biased;
-        () = force => false,
+        () = force => true,
         finished = tokio::time::timeout(bound, &mut run) => match finished {
-            Ok(result) => return result.map(Some),
-            Err(_) => true,
+            Ok(result) => return StoppedRun { result: Some(result), stop: Some(Stopped::Gracefully) },
+            Err(_) => false,
         },
     };
     // Dropped first: its transactions roll back and free the writer.
     drop(run);
-    if timed_out {
-        abandon(store, &run_id, bound).await;
-    } else {
+    if forced {
         release(store, &run_id).await;
+    } else {
+        abandon(store, &run_id, bound).await;
     }
-    Ok(None)
+    StoppedRun {
+        result: None,
+        stop: Some(if forced { Stopped::AtOnce } else { Stopped::Gracefully }),
+    }
 }
 
 /// Gives up a run that did not finish in time: its transactions were rolled

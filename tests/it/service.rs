@@ -242,8 +242,9 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
     .await;
     stop_twice(&d, &mut child, "second.log").await;
     assert_eq!(slip_count(&d), 0);
+    let status = d.run(&["status", "--format", "json"]).json();
+    assert_eq!(status["backlog"]["claims_held"].as_i64(), Some(0), "the forced stop released them");
 
-    // The killed process could not release its claims; they expire after claim_ttl_secs.
     let mut child = daemon(&d, "third.log");
     wait_until("all the work", Duration::from_secs(30), async || slip_count(&d) == 3).await;
     signal(&child, "TERM");
