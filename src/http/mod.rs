@@ -45,6 +45,18 @@ use utoipa_axum::routes;
 /// The largest request body accepted (1 MiB); a larger one is refused with 413.
 pub const MAX_BODY_BYTES: usize = 1 << 20;
 
+/// The longest request target answered (8 KiB); a longer one is refused
+/// with 414. Targets over 64 KiB are refused by hyper before this server
+/// sees them, without a body.
+pub const MAX_URI_BYTES: usize = 8 << 10;
+
+/// The most header lines and header bytes answered (100, 64 KiB); more is
+/// refused with 431. hyper lets up to [`HYPER_MAX_HEADERS`] lines through
+/// so that the refusal is this server's JSON, not hyper's empty answer.
+pub const MAX_HEADERS: usize = 100;
+pub const MAX_HEADER_BYTES: usize = 64 << 10;
+const HYPER_MAX_HEADERS: usize = 4 * MAX_HEADERS;
+
 /// What every handler shares.
 pub struct App {
     engine: Arc<dyn Engine>,
@@ -124,7 +136,28 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
         .fallback(pages::not_found)
         .with_state(app)
         .layer(middleware::from_fn(limit_body))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES)))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(limit_head)))
+}
+
+/// Refuses a request target or headers beyond [`MAX_URI_BYTES`],
+/// [`MAX_HEADERS`] or [`MAX_HEADER_BYTES`] with the refusal JSON of spec §13.
+async fn limit_head(request: Request, next: Next) -> Response {
+    let target = request.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if target > MAX_URI_BYTES {
+        let message = format!("the request target is longer than {MAX_URI_BYTES} bytes");
+        return api::ApiError::new(StatusCode::URI_TOO_LONG, "uri_too_long", message)
+            .into_response();
+    }
+    let headers = request.headers();
+    let bytes: usize = headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
+    if headers.len() > MAX_HEADERS || bytes > MAX_HEADER_BYTES {
+        let message =
+            format!("the headers are more than {MAX_HEADERS} lines or {MAX_HEADER_BYTES} bytes");
+        let status = StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE;
+        return api::ApiError::new(status, "header_fields_too_large", message).into_response();
+    }
+    next.run(request).await
 }
 
 /// MCP over streamable HTTP with the same tools; whom a call may act for
@@ -347,7 +380,10 @@ async fn serve_connection(
         answer(router.clone(), request, counted)
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_headers(HYPER_MAX_HEADERS);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
     tokio::select! {

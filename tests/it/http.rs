@@ -442,6 +442,16 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
     assert!(!message.contains("Hunter2"), "{message}");
     assert_eq!(refusal(api.send(mcp("text/plain", "{}")).await).0, 415);
 
+    let long_target = format!("/v1/memories?user_id=jay&note={}", "x".repeat(10_000));
+    let (status, code, _) = refusal(api.get(JAY_TOKEN, &long_target).await);
+    assert_eq!((status, code.as_str()), (414, "uri_too_long"));
+    let mut many_headers = api.client.get(api.served.url("/v1/memories?user_id=jay"));
+    for i in 0..150 {
+        many_headers = many_headers.header(format!("x-extra-{i}"), "1");
+    }
+    let (status, code, _) = refusal(api.send(many_headers.bearer_auth(JAY_TOKEN)).await);
+    assert_eq!((status, code.as_str()), (431, "header_fields_too_large"));
+
     let log = api.served.log();
     for never in [JAY_TOKEN, EMMA_TOKEN, ADMIN_TOKEN, secret, phone, "Hunter2"] {
         assert!(!log.contains(never), "the log carries {never}:\n{log}");
