@@ -114,7 +114,11 @@ static NOT_A_PRICE: WordSet = WordSet::new(&[
     "往年",
     "全年",
     "年均",
-    "均价",
+    "历史均价",
+    "上月",
+    "上个月",
+    "上周",
+    "上季度",
     "historical",
     "historically",
     "last year",
@@ -225,7 +229,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
+const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
@@ -242,7 +246,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
         // HACCP plan v7 is still pending approval / the recall notice for lot L2405-118 got approved.
-        r"(?i)\b(?P<subject>plan|document|doc|SOP|spec|specification|notice|certificate|CoA|procedure|amendment|protocol|batch\s+record)\s*(?P<id>v\d+(?:\.\d+)?|rev\.?\s*\w+|#?\d[\w-]*)?(?:\s+(?:for|of)\s+(?:lot\s+|batch\s+)?[\w-]+)?\s+(?:is|are|has\s+been|have\s+been|got|gets)\s+(?:still\s+|now\s+|just\s+|finally\s+)?(?P<status>pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|approved|rejected|signed\s+off|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
+        r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their)\s+(?:[\w-]+\s+){0,2}?)?\b(?P<subject>plan|document|doc|SOP|spec|specification|notice|certificate|CoA|procedure|amendment|protocol|batch\s+record|audit|assessment|submission|application|registration|dossier|filing)\s*(?P<id>v\d+(?:\.\d+)?|rev\.?\s*\w+|#?\d[\w-]*)?(?:\s+(?:for|of)\s+(?:the\s+|our\s+)?(?:lot\s+|batch\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:is|are|has\s+been|have\s+been|got|gets)\s+(?:still\s+|now\s+|just\s+|finally\s+)?(?P<status>pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|approved|rejected|signed\s+off|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
         // 放行审批还在品保那边: an approval held by a department now.
         r"(?:审批|审核|放行|签字|签批)[^,;。!?\n]{0,4}?(?:还在|仍在|卡在|停在|压在)[^,;。!?\n]{0,8}?(?P<status>那边|这边|那里|手里|手上)(?P<after>)".to_string(),
         // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
@@ -507,7 +511,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
     )
 });
 
@@ -546,7 +550,16 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
     // Group 0 is the whole match: every capture has it.
     let m = c.get(0).expect("group 0");
     let clause = clause_of(words, m.start(), m.end());
-    mentions(clause, &NOT_A_PRICE) || A_YEAR.is_match(clause)
+    mentions(clause, &NOT_A_PRICE) || A_YEAR.is_match(sentence_of(words, m.start(), m.end()))
+}
+
+/// The sentence around `start..end`: a year at its head (`2020年做对标时，
+/// 对方零售价298元`) dates every clause after it.
+fn sentence_of(words: &str, start: usize, end: usize) -> &str {
+    let is_end = |c: char| matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
+    let from = words[..start].rfind(is_end).map_or(0, |i| i + 1);
+    let to = words[end..].find(is_end).map_or(words.len(), |i| end + i);
+    &words[from..to]
 }
 
 /// A year or a quarter of one (`2022年`, `in 2021 Q3`): a price then, not now.
@@ -763,6 +776,7 @@ fn has_status(words: &str) -> bool {
             let clause_start = clause.as_ptr() as usize - words.as_ptr() as usize;
             let before = words.get(clause_start..m.start()).unwrap_or("");
             subject_ok
+                && !super::claims::ends_with_question(words, clause)
                 && !mentions(before, &NOT_A_STATUS)
                 && !mentions(rest_of_clause, &NOT_A_STATUS)
                 && !mentions(rest_of_clause, &DEFINES_A_STATUS)

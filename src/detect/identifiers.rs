@@ -141,6 +141,13 @@ static CARD_WORDS: WordSet = WordSet::new(&[
     "charge it",
     "charge the",
     "charged to",
+    "charge to",
+    "bill to",
+    "bill it to",
+    "pay with",
+    "paid with",
+    "扣款",
+    "付款卡",
 ]);
 
 /// Words that say a number is a technical identifier or a count: a batch,
@@ -637,7 +644,12 @@ fn has_bank_card(run: &NumberRun) -> bool {
         return false;
     }
     let labelled = mentions(&run.around(), &CARD_WORDS);
-    if !labelled && mentions(&run.before, &TECH_WORDS) {
+    // A tech word (`lot`, `批号`) makes a number a code, unless the number
+    // is written as cards are printed (`4041 1728 3946 5010`) and the word
+    // is not the one naming it (`charge the sample shipping to 4041 …`).
+    let printed_as_a_card = run.uniform_separators && run.groups == [4, 4, 4, 4];
+    let named_by = if printed_as_a_card { last_chars(&run.before, 10) } else { &run.before };
+    if !labelled && mentions(named_by, &TECH_WORDS) {
         return false;
     }
     windows(run).any(|(from, to)| {
@@ -646,6 +658,11 @@ fn has_bank_card(run: &NumberRun) -> bool {
             && !digits.bytes().all(|b| b == digits.as_bytes()[0])
             && (luhn_valid(digits) || (labelled && digits.len() >= 16))
     })
+}
+
+/// The last `n` characters of `text`.
+fn last_chars(text: &str, n: usize) -> &str {
+    text.char_indices().rev().nth(n.saturating_sub(1)).map_or(text, |(i, _)| &text[i..])
 }
 
 /// An IBAN as printed or written together: country, check digits, then
@@ -754,7 +771,12 @@ const TLDS: &[&str] = &[
     "info", "biz", "me", "ai", "app", "dev", "top", "xyz", "cc", "tv", "fr", "sg", "au", "ca",
     "ru", "in", "kr", "mo", "nl", "ch", "it", "es", "se", "email", "mail", "work", "tech", "site",
     "online", "pl", "dk", "fi", "nz", "br", "mx", "za", "ie", "pt", "cz", "tr", "th", "vn", "ph",
-    "ae", "il", "ar", "cl", "gr", "hu", "ro",
+    "ae", "il", "ar", "cl", "gr", "hu", "ro", "eu", "lu", "li", "ee", "lv", "lt", "si", "sk", "hr",
+    "rs", "bg", "ua", "kz", "uz", "ge", "az", "ir", "iq", "sa", "qa", "kw", "bh", "om", "jo", "lb",
+    "eg", "ma", "tn", "dz", "ng", "ke", "gh", "et", "tz", "ug", "zm", "zw", "pk", "bd", "lk", "np",
+    "mm", "kh", "la", "mn", "pe", "ve", "ec", "uy", "py", "bo", "cr", "pa", "gt", "cu", "pr", "jm",
+    "mt", "cy", "md", "al", "mk", "ba", "asia", "shop", "store", "cloud", "group", "company",
+    "global", "club", "network",
 ];
 
 /// Free mail providers: an address written `name at qq.com` counts even

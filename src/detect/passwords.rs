@@ -273,6 +273,18 @@ const POLICY_WORDS: &[&str] = &[
     "process",
     "screen",
     "window",
+    "printed",
+    "written",
+    "posted",
+    "taped",
+    "displayed",
+    "shown",
+    "visible",
+    "emailed",
+    "known",
+    "leaked",
+    "lost",
+    "compromised",
 ];
 
 /// Words between "password" and a colon that make the sentence a rule
@@ -350,6 +362,10 @@ static GAP_POLICY_WORDS: WordSet = WordSet::new(&[
 /// Parts of an identifier built on a password word that make it no
 /// password (`password_hash`, `PIN_LENGTH`, `pwd-reset`).
 const IDENTIFIER_POLICY_PARTS: &[&str] = &[
+    "protected",
+    "protection",
+    "less",
+    "free",
     "hash",
     "hashed",
     "salt",
