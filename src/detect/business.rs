@@ -557,7 +557,8 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
 /// 对方零售价298元`) dates every clause after it.
 fn sentence_of(words: &str, start: usize, end: usize) -> &str {
     let is_end = |c: char| matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
-    let from = words[..start].rfind(is_end).map_or(0, |i| i + 1);
+    let from = words[..start].char_indices().rev().find(|&(_, c)| is_end(c));
+    let from = from.map_or(0, |(i, c)| i + c.len_utf8());
     let to = words[end..].find(is_end).map_or(words.len(), |i| end + i);
     &words[from..to]
 }
