@@ -45,7 +45,7 @@ impl std::fmt::Display for Refusal {
         match self {
             Refusal::Empty => f.write_str("the text is empty"),
             Refusal::ControlCharacter => f.write_str(
-                "the text holds a control character (such as NUL or ESC); write plain text",
+                "the text holds a control character (such as NUL, ESC or a bidi override); write plain text",
             ),
             Refusal::TooLong { max } => {
                 write!(f, "the text is longer than {max} characters; memories are short statements")
@@ -63,10 +63,10 @@ impl std::fmt::Display for Refusal {
 /// exactly the form that would be stored; returns that form.
 pub fn admit(raw: &str, kind: TextKind, detector: &Detector) -> Result<String, Refusal> {
     let normalized = text::normalize(raw);
-    if normalized.is_empty() {
+    if normalized.chars().all(|c| text::is_invisible(c) || c.is_whitespace()) {
         return Err(Refusal::Empty);
     }
-    if normalized.chars().any(char::is_control) {
+    if normalized.chars().any(|c| c.is_control() || text::is_bidi_control(c)) {
         return Err(Refusal::ControlCharacter);
     }
     let max = kind.max_chars();
@@ -146,7 +146,9 @@ mod tests {
     #[test]
     fn control_characters_are_refused() {
         let d = Detector::default();
-        for raw in ["nul\u{0}byte", "\u{1b}]52;c;cm0=\u{7}report", "del\u{7f}"] {
+        for raw in
+            ["nul\u{0}byte", "\u{1b}]52;c;cm0=\u{7}report", "del\u{7f}", "\u{202E}moc.elpmaxe"]
+        {
             assert_eq!(
                 admit(raw, TextKind::Statement, &d),
                 Err(Refusal::ControlCharacter),
@@ -169,6 +171,7 @@ mod tests {
     fn refuses_empty_long_and_forbidden_texts() {
         let d = Detector::default();
         assert_eq!(admit(" \u{3000} ", TextKind::Statement, &d), Err(Refusal::Empty));
+        assert_eq!(admit(" \u{200B} \u{FEFF}", TextKind::Statement, &d), Err(Refusal::Empty));
         let long = "x".repeat(crate::domain::MAX_STATEMENT_CHARS + 1);
         assert!(matches!(admit(&long, TextKind::Statement, &d), Err(Refusal::TooLong { .. })));
         assert!(admit(&long, TextKind::Quote, &d).is_ok());

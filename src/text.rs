@@ -27,9 +27,26 @@ pub fn fold(text: &str) -> String {
     normalize(text).to_lowercase()
 }
 
-/// A one-way fingerprint of a text, kept in tombstones instead of the text.
+/// A one-way fingerprint of a text's folded form ([`fold`]); tombstones
+/// written before [`loose_fingerprint`] hold this one.
 pub fn fingerprint(text: &str) -> String {
     hex(&Sha256::digest(fold(text).as_bytes()))
+}
+
+/// A one-way fingerprint that also ignores what does not change what a text
+/// says: invisible characters, width (NFKC), case, punctuation, symbols and
+/// spaces. Tombstones keep this one instead of the text, so a deleted text
+/// does not come back as `…工程师！` or with a zero-width space inside.
+pub fn loose_fingerprint(text: &str) -> String {
+    let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
+    let letters: String =
+        visible.nfkc().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    hex(&Sha256::digest(letters.as_bytes()))
+}
+
+/// Both fingerprints of a text, for matching tombstones old and new.
+pub fn fingerprints(text: &str) -> [String; 2] {
+    [fingerprint(text), loose_fingerprint(text)]
 }
 
 /// Default-ignorable code points (Unicode `DerivedCoreProperties.txt`,
@@ -46,6 +63,13 @@ pub fn is_invisible(c: char) -> bool {
         // Format characters that are not default-ignorable.
         | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2
         | 0x110BD | 0x110CD | 0x13430..=0x1343F)
+}
+
+/// The bidi embeddings, overrides and isolates (U+202A–U+202E,
+/// U+2066–U+2069): they make a text display other than it reads
+/// (`\u{202E}moc.elpmaxe@yaj` shows as an address), so no stored text holds one.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c as u32, 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
 /// True when `quote`, normalised, occurs in `message`, normalised.
@@ -204,7 +228,7 @@ pub fn has_one_off_marker(quote: &str) -> bool {
 
 /// `text` without the whitespace between two CJK characters (`这 次` is
 /// `这次`): Chinese puts none there, so a space inside a marker hides it.
-fn close_cjk_gaps(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn close_cjk_gaps(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(is_cjk) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -322,6 +346,15 @@ mod tests {
         assert_eq!(a, fingerprint(" 以后看报告，都先说结果\u{3000}"));
         assert_eq!(a.len(), 64);
         assert!(!a.contains("报告"));
+    }
+
+    #[test]
+    fn loose_fingerprints_ignore_punctuation_and_invisible_characters() {
+        let a = loose_fingerprint("我是乳品研发部的配方工程师");
+        assert_eq!(a, loose_fingerprint("我是乳品研发部的配方\u{200B}工程师！"));
+        assert_eq!(loose_fingerprint("Tables first."), loose_fingerprint("ＴＡＢＬＥＳ   first"));
+        assert_ne!(a, loose_fingerprint("我是乳品研发部的工艺工程师"));
+        assert!(fingerprints("x").contains(&fingerprint("x")));
     }
 
     #[test]

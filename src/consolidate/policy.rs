@@ -266,12 +266,12 @@ impl UserState {
     /// newer words of the user that share its terms, never on an unrelated
     /// slip (the quotes are the user's words; a slip's content is the model's).
     fn tombstoned(&self, content: &str, evidence: &[Slip]) -> bool {
-        let fingerprint = text::fingerprint(content);
+        let fingerprints = text::fingerprints(content);
         let oldest = evidence.iter().map(|s| s.expressed_at).min();
         let said_again =
             text::shares_terms(content, evidence.iter().filter_map(|s| s.quote.as_deref()));
         self.tombstones.iter().any(|t| {
-            t.fingerprint == fingerprint
+            fingerprints.contains(&t.fingerprint)
                 && (!said_again || oldest.is_none_or(|o| o <= t.deleted_at))
         })
     }
@@ -1166,6 +1166,18 @@ mod tests {
         check(
             deleted("fermentation project"),
             create(PS.0, PS.1, "fermentation project", &["s3"], &[]),
+            "rejected:tombstoned",
+        );
+        // Deleted by a person (the loose fingerprint): the text with
+        // punctuation or an invisible character added stays gone too.
+        let deleted_by_a_person = |s: &mut UserState| {
+            deleted("fermentation project")(s);
+            let t = s.tombstones.last_mut().expect("just added");
+            t.fingerprint = text::loose_fingerprint("fermentation project");
+        };
+        check(
+            deleted_by_a_person,
+            create(PS.0, PS.1, "Fermentation\u{200B} project!", &["s3"], &[]),
             "rejected:tombstoned",
         );
     }

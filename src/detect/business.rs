@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 
 /// A quantity: Arabic digits (with thousands commas and decimals) or
 /// Chinese numerals (三百, 二十三点五, 几百), with an optional magnitude.
-const QTY: &str = r"(?:\d+(?:,\d{3})*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿几半]+(?:点[零〇一二三四五六七八九]+)?)\s*(?:万|千|百|亿|k|K|w|W)?";
+const QTY: &str = r"(?:\d+(?:,\d{3})*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万亿几半壹贰叁肆伍陆柒捌玖拾佰仟]+(?:点[零〇一二三四五六七八九]+)?)\s*(?:万|千|百|亿|k|K|w|W)?";
 
 /// Money units, Chinese and English.
 const MONEY: &str = r"(?:元|块钱|块|毛钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|(?i:rmb|cny|usd|eur|gbp|jpy|yuan|dollars?|euros?|bucks)\b)";
@@ -181,6 +181,8 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         (StockShape::Remaining, format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
         (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
+        // stock 500kg / inventory: 40 pallets: a bare note of what is held.
+        (StockShape::AtAPlace, r"(?i)\b(?:stock|inventory|on[- ]hand)\s*[:=]?\s*(?P<amount>\d[\d,.]*)\s*(?:kg|kgs|t|tons?|tonnes?|pallets?|cases?|bags?|drums?|units?|pcs|cartons?|boxes|litres?|liters?|l)\b(?P<after>.{0,10})".to_string()),
         // we're down to 6 drums / the warehouse has 40 pallets.
         (StockShape::Remaining, r"(?i)\b(?:we|they|there|the\s+(?:warehouse|plant|store|site|cold\s+store|dc))(?:'re|\s+(?:is|are)|\s+are|'ve|\s+have|\s+has|\s+still\s+have|\s+only\s+have|\s+got)?(?:\s+(?:got|down\s+to|left\s+with|only|just|about|around|still))*\s+(?P<amount>\d[\d,.]*)\s*(?:k\s+)?(?:kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b(?P<after>.{0,16})".to_string()),
         // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
@@ -229,7 +231,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
+const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
@@ -244,7 +246,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
         format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
-        r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid)\b(?P<after>.{0,10})".to_string(),
+        r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now|still))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid|pending(?:\s+(?:approval|review|sign-?off|release))?|awaiting\s+(?:approval|review|sign-?off|release)|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
         // HACCP plan v7 is still pending approval / the recall notice for lot L2405-118 got approved.
         r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their)\s+(?:[\w-]+\s+){0,2}?)?\b(?P<subject>plan|document|doc|SOP|spec|specification|notice|certificate|CoA|procedure|amendment|protocol|batch\s+record|audit|assessment|submission|application|registration|dossier|filing)\s*(?P<id>v\d+(?:\.\d+)?|rev\.?\s*\w+|#?\d[\w-]*)?(?:\s+(?:for|of)\s+(?:the\s+|our\s+)?(?:lot\s+|batch\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:is|are|has\s+been|have\s+been|got|gets)\s+(?:still\s+|now\s+|just\s+|finally\s+)?(?P<status>pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|approved|rejected|signed\s+off|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
         // 放行审批还在品保那边: an approval held by a department now.
@@ -537,7 +539,7 @@ fn has_digitish(c: &Captures) -> bool {
         let unit = c.name("unit").is_some();
         !amount.is_empty()
             && (amount.bytes().any(|b| b.is_ascii_digit())
-                || amount.chars().any(|ch| "十百千万亿".contains(ch))
+                || amount.chars().any(|ch| "十百千万亿拾佰仟".contains(ch))
                 || unit
                 || after.starts_with([
                     '块', '元', '毛', '角', '钱', '箱', '袋', '吨', '斤', '桶', '瓶', '件', '包',

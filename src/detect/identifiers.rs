@@ -813,7 +813,30 @@ const FILE_EXTENSIONS: &[&str] = &[
     "yml", "toml",
 ];
 
+/// An address with a domain in another script (`jay@例子.中国`): its
+/// top-level domain one of [`TLDS`] or of the common internationalised ones.
+static IDN_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)([\p{L}\p{N}][\p{L}\p{N}._%+\-]{0,63})\s?@\s?(?:[\p{L}\p{N}][\p{L}\p{N}\-]{0,62}\.)+(\p{L}{2,24})",
+    )
+});
+
+const IDN_TLDS: &[&str] =
+    &["中国", "中國", "公司", "网络", "網絡", "香港", "台湾", "台灣", "рф", "한국"];
+
+fn has_idn_email(words: &str) -> bool {
+    IDN_EMAIL.captures_iter(words).any(|c| {
+        let tld = c[2].to_lowercase();
+        !c[0].is_ascii()
+            && (IDN_TLDS.contains(&tld.as_str()) || TLDS.contains(&tld.as_str()))
+            && could_be_address(&c[1], &tld)
+    })
+}
+
 fn has_email(words: &str) -> bool {
+    if has_idn_email(words) {
+        return true;
+    }
     let plain = |text: &str| {
         EMAIL.captures_iter(text).any(|c| {
             let start = c.get(0).map_or(0, |m| m.start());
@@ -835,9 +858,15 @@ fn has_email(words: &str) -> bool {
             let looks_like_handle =
                 local.chars().any(|ch| ch.is_ascii_digit() || matches!(ch, '.' | '_' | '-'));
             let prose = clause_around(words, c.get(0).map_or(0, |m| m.start()));
+            let a_word = ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str());
+            // `jay at example.com`: a name, then a domain with its dot.
+            let word_tld =
+                ["it", "in", "me", "us", "to", "co"].contains(&tld.to_ascii_lowercase().as_str());
+            let dotted_domain = !disguised_dot && (at == "at" || at == "#") && !word_tld;
             !plain_word_at
                 || known_provider
-                || (disguised_dot && !ENGLISH_WORDS.contains(&local.to_ascii_lowercase().as_str()))
+                || (disguised_dot && !a_word)
+                || (dotted_domain && !a_word && !prose.contains("http"))
                 || (looks_like_handle && !prose.contains("http"))
         })
 }
@@ -919,6 +948,37 @@ const ENGLISH_WORDS: &[&str] = &[
     "out",
     "in",
     "on",
+    "sold",
+    "bought",
+    "buy",
+    "order",
+    "ordered",
+    "listed",
+    "posted",
+    "published",
+    "registered",
+    "signed",
+    "logged",
+    "login",
+    "log",
+    "online",
+    "visit",
+    "visiting",
+    "shop",
+    "shopping",
+    "download",
+    "downloaded",
+    "check",
+    "checked",
+    "go",
+    "went",
+    "see",
+    "seen",
+    "read",
+    "here",
+    "there",
+    "live",
+    "sign",
 ];
 
 #[cfg(test)]

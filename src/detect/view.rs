@@ -49,7 +49,37 @@ pub fn view(text: &str) -> String {
             out.push(c);
         }
     }
-    simplified(&latin_look_alikes(out))
+    simplified(&latin_look_alikes(without_accents(out)))
+}
+
+/// `pássword`, `密\u{301}码`: marks on Latin letters, digits and Chinese
+/// characters dropped (NFKD, the marks out, NFC), so an accent does not
+/// hide a word from the patterns. Marks on other scripts (the kana's
+/// voicing marks) stay; most texts hold no mark and pass untouched.
+fn without_accents(text: String) -> String {
+    use unicode_normalization::char::is_combining_mark;
+    let accented =
+        |c: char| ('\u{C0}'..='\u{24F}').contains(&c) || ('\u{1E00}'..='\u{1EFF}').contains(&c);
+    if !text.chars().any(|c| is_combining_mark(c) || accented(c)) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut base: Option<char> = None;
+    for c in text.nfkd() {
+        let on_latin_or_han = base.is_some_and(|b| b.is_ascii_alphanumeric() || is_han(b));
+        if is_combining_mark(c) && on_latin_or_han {
+            continue;
+        }
+        if !is_combining_mark(c) {
+            base = Some(c);
+        }
+        out.push(c);
+    }
+    out.nfc().collect()
+}
+
+fn is_han(c: char) -> bool {
+    ('\u{3400}'..='\u{9FFF}').contains(&c) || ('\u{F900}'..='\u{FAFF}').contains(&c)
 }
 
 /// `text` with Traditional Chinese characters as Simplified (`密碼` reads as
@@ -398,12 +428,30 @@ pub(crate) struct Views {
 
 impl Views {
     pub fn of(text: &str) -> Views {
-        let words = spelled_digits(view(text));
+        let words = spelled_digits(with_overridden_reversed(text, view(text)));
         let spoken = join_spoken_groups(&words);
         let chars = map_chinese_digits(&spoken.chars().collect::<Vec<_>>());
         let (digits, runs) = number_runs(&chars);
         Views { words, digits, runs }
     }
+}
+
+/// The words view with, after it, every stretch a right-to-left override
+/// or isolate (U+202E, U+2067) turns around, in the order it displays:
+/// `\u{202E}moc.elpmaxe@yaj` reads as an address on screen, and so it is
+/// read here. The stretch ends at its closing mark or the line's end.
+fn with_overridden_reversed(text: &str, words: String) -> String {
+    if !text.contains(['\u{202E}', '\u{2067}']) {
+        return words;
+    }
+    let mut out = words;
+    for stretch in text.split(['\u{202E}', '\u{2067}']).skip(1) {
+        let end = stretch.find(['\u{202C}', '\u{2069}', '\n']).unwrap_or(stretch.len());
+        let displayed: String = stretch[..end].chars().rev().collect();
+        out.push('\n');
+        out.push_str(&view(&displayed));
+    }
+    out
 }
 
 /// Digits read out as English words, five or more in a row (`one eight
@@ -625,6 +673,15 @@ mod tests {
         assert_eq!(view("it\u{2019}s \u{201C}x\u{201D}"), "it's \"x\"");
         assert_eq!(view("138\u{2014}1234\u{2013}5678"), "138-1234-5678");
         assert_eq!(view("  a \u{3000}\u{00A0} b\t\n\n c  "), "a b\nc");
+    }
+
+    #[test]
+    fn accents_and_reversed_stretches_are_read_as_displayed() {
+        assert_eq!(view("pa\u{301}ssword: x"), "password: x");
+        assert_eq!(view("密\u{301}码"), "密码");
+        assert_eq!(view("パスワード"), "パスワード");
+        let words = Views::of("联系 \u{202E}moc.elpmaxe@yaj").words;
+        assert!(words.ends_with("\njay@example.com"), "{words}");
     }
 
     #[test]

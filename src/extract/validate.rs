@@ -61,6 +61,28 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     verdict
 }
 
+/// Whether `texts` hold four digits or more in a row of an identifier in
+/// `message` (a phone number, an ID, a card: a number without which the
+/// detectors find nothing there), read as the detectors read digits
+/// (separators and Chinese numerals folded).
+fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detector) -> bool {
+    if detector.scan(message).is_none() {
+        return false;
+    }
+    let message = detect::digits_view(message);
+    let identifiers: Vec<&str> = message
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| run.len() >= 4 && detector.scan(&message.replacen(run, " ", 1)).is_none())
+        .collect();
+    texts.iter().any(|text| {
+        let digits = detect::digits_view(text);
+        digits
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|run| run.len() >= 4)
+            .any(|run| identifiers.iter().any(|id| id.contains(run)))
+    })
+}
+
 /// Whether a quote, or the sentence it was cut from, asks for something only
 /// this once, read as the detectors read text (Traditional as Simplified,
 /// full-width folded, invisible characters gone), so that `這次`, `ＴＨＩＳ
@@ -106,6 +128,16 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
         return Err(DropReason::OneOff);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
+    // A label in one and its value in the other (`我的密码是` / `hunter2`)
+    // is whole again when read together; an identifier the message holds
+    // may not leave it in parts (its first digits in the quote, the last
+    // ones in the content).
+    let together = [format!("{quote} {content}"), format!("{content} {quote}")];
+    if together.iter().any(|t| c.detector.scan(t).is_some())
+        || carries_part_of_an_identifier(&[&quote, &content], &message.content, c.detector)
+    {
+        return Err(DropReason::Forbidden);
+    }
     Ok(Slip {
         slip_id: new_id(),
         user_id: c.user_id.to_owned(),
@@ -187,6 +219,12 @@ mod tests {
         let this_time = message(5, "m5", Role::User, "这次报告用表格列出来。以后报告先写结论");
         let traditional = message(6, "m6", Role::User, "這次報告先說結果");
         let hidden = message(7, "m7", Role::User, "Th\u{200b}is time, put the result first");
+        let with_id = message(
+            8,
+            "m8",
+            Role::User,
+            "我的身份证号 110101199003074514，批次 20240318 我在质量部做乳粉检测。",
+        );
         let context = vec!["m1"];
         let allowed = vec!["global".to_owned(), "domain:report".to_owned()];
         let checks = Checks {
@@ -201,6 +239,7 @@ mod tests {
                 ("m5", &this_time),
                 ("m6", &traditional),
                 ("m7", &hidden),
+                ("m8", &with_id),
             ]
             .into_iter()
             .collect(),
@@ -217,6 +256,10 @@ mod tests {
         until_past.valid_until = Some("2026-11-01T00:00:00Z".into());
         let mut leaky = proposed("m2", "先说结果", "presentation", "domain:report", "lasting");
         leaky.content = "the password is Abc@12345".into();
+        let mut split_id =
+            proposed("m8", "我的身份证号 110101199003", "background", "global", "lasting");
+        split_id.content = "后六位 074514".into();
+
         let cases = vec![
             (proposed("m9", "先说结果", "presentation", "global", "lasting"), "unknown_message"),
             (proposed("m1", "先说结果", "presentation", "global", "lasting"), "context_message"),
@@ -229,6 +272,7 @@ mod tests {
             (proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"), "scope_unknown"),
             (proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"), "forbidden"),
             (leaky, "forbidden"),
+            (split_id, "forbidden"),
             (proposed("m2", "。", "presentation", "global", "lasting"), "quote_too_short"),
             (proposed("m2", "这次先说结果", "presentation", "global", "lasting"), "one_off"),
             (proposed("m5", "报告用表格列出来", "presentation", "global", "lasting"), "one_off"),
@@ -249,6 +293,15 @@ mod tests {
                 verdict.dropped
             );
         }
+    }
+
+    #[test]
+    fn a_message_with_an_identifier_still_gives_slips_without_it() {
+        let mut lot =
+            proposed("m8", "批次 20240318 我在质量部做乳粉检测", "background", "global", "lasting");
+        lot.content = "在质量部做乳粉检测（批次 20240318）".into();
+        let verdict = check_all(vec![lot]);
+        assert_eq!(verdict.kept.len(), 1, "{:?}", verdict.dropped);
     }
 
     #[test]
