@@ -31,52 +31,70 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// A command line clap refused (or a request for help), ready to print.
+#[derive(Debug)]
+pub struct Refused {
+    /// clap's message, without any value that was typed.
+    pub message: String,
+    pub code: i32,
+    /// Help and version go to standard output, errors to standard error.
+    pub on_stdout: bool,
+}
+
 impl Cli {
-    /// The command line, or exit 2 with clap's message, except that a
-    /// refused value is never repeated: a secret or a phone number typed
-    /// into the wrong option would otherwise be printed back, and end up
-    /// in a terminal log or a CI transcript.
-    pub fn parse_quietly() -> Cli {
+    /// The command line, or what clap said of it, except that no value
+    /// typed is repeated: a secret or a phone number typed into the wrong
+    /// option, or as a stray word, would otherwise be printed back and end
+    /// up in a terminal log or a CI transcript.
+    pub fn parse_quietly() -> Result<Cli, Refused> {
         use clap::CommandFactory;
-        Cli::try_parse().unwrap_or_else(|e| without_the_value(e, &mut Cli::command()).exit())
+        Cli::try_parse().map_err(|error| {
+            let error = with_its_reason(error, &mut Cli::command());
+            let typed: Vec<String> =
+                std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+            Refused {
+                message: without_the_values(&error.render().to_string(), &typed),
+                code: error.exit_code(),
+                on_stdout: !error.use_stderr(),
+            }
+        })
     }
 }
 
-/// A bad-value error told again without the value: which option, and why.
-fn without_the_value(error: clap::Error, cmd: &mut clap::Command) -> clap::Error {
+/// A bad-value error told as which option and why (the reason of the
+/// value parser, or the values it takes), not as the value.
+fn with_its_reason(error: clap::Error, cmd: &mut clap::Command) -> clap::Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let kind = error.kind();
+    if !matches!(kind, ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
+        return error;
+    }
     let option = match error.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(option)) => option.clone(),
         _ => "an option".to_string(),
     };
-    if matches!(kind, ErrorKind::UnknownArgument | ErrorKind::InvalidSubcommand) {
-        // A mistyped option or command name is worth repeating; a stray word is not.
-        let is_name = |s: &str| {
-            s.len() <= 40
-                && s.starts_with(|c: char| c.is_ascii_lowercase())
-                && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        };
-        let command = match error.get(ContextKind::InvalidSubcommand) {
-            Some(ContextValue::String(command)) => is_name(command),
-            _ => false,
-        };
-        if command || (option.starts_with('-') && is_name(option.trim_start_matches('-'))) {
-            return error;
-        }
-        let message = "unexpected argument (not repeated here): this command takes no more \
-                       words; quote a text that holds spaces, or see --help\n";
-        return clap::Error::raw(kind, message).with_cmd(cmd);
-    }
-    if !matches!(kind, ErrorKind::InvalidValue | ErrorKind::ValueValidation) {
-        return error;
-    }
     let why = match (error.get(ContextKind::ValidValue), std::error::Error::source(&error)) {
         (Some(ContextValue::Strings(valid)), _) => format!("expected one of: {}", valid.join(", ")),
         (_, Some(reason)) => reason.to_string(),
         _ => "not accepted".to_string(),
     };
     clap::Error::raw(kind, format!("invalid value for '{option}': {why}\n")).with_cmd(cmd)
+}
+
+/// `message` with every quoted word the person typed (a value, a stray
+/// word, a mistyped command) replaced; option names stay, so a typo in one
+/// is still shown.
+fn without_the_values(message: &str, typed: &[String]) -> String {
+    typed
+        .iter()
+        .filter_map(|arg| match arg.strip_prefix('-') {
+            Some(option) => option.split_once('=').map(|(_, value)| value),
+            None => Some(arg.as_str()),
+        })
+        .filter(|value| !value.is_empty())
+        .fold(message.to_owned(), |out, value| {
+            out.replace(&format!("'{value}'"), "(a value, not repeated here)")
+        })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -310,6 +328,6 @@ fn parse_scope(s: &str) -> Result<Scope, String> {
 fn parse_fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+        _ => Err("not a number from 0 to 1".to_string()),
     }
 }

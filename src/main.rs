@@ -4,40 +4,53 @@ use dreamd::config::{Config, LogFormat};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_quietly();
-    // A service started with --format json logs JSON lines: its last word
-    // before exiting (a configuration it refuses, a database it cannot
-    // open) is one too, so a log pipeline reading them does not drop it.
-    let json_error = is_service(&cli) && cli.format == Format::Json;
-    match try_main(cli) {
+    let cli = match Cli::parse_quietly() {
+        Ok(cli) => cli,
+        Err(refused) if refused.on_stdout => {
+            print!("{}", refused.message);
+            return ExitCode::from(refused.code.clamp(0, 255) as u8);
+        }
+        Err(refused) => {
+            eprint!("{}", refused.message);
+            return ExitCode::from(refused.code.clamp(0, 255) as u8);
+        }
+    };
+    // A service that logs JSON lines (--format json, or log.format = json)
+    // says its last word before exiting (a configuration it refuses, a
+    // database it cannot open) as one too, so a log pipeline keeps it.
+    let service = is_service(&cli);
+    let json_asked = service && cli.format == Format::Json;
+    let config = Config::load(cli.config.as_deref());
+    let json_configured = config.as_ref().is_ok_and(|c| c.log.format == LogFormat::Json);
+    let json_error = json_asked || (service && json_configured);
+    let finished = config
+        .map_err(anyhow::Error::from)
+        .and_then(|config| try_main(cli, &config, json_asked || json_configured));
+    match finished {
         Ok(Finished::Done) => ExitCode::SUCCESS,
         Ok(Finished::PartlyFailed) => ExitCode::from(3),
         Ok(Finished::Interrupted) => ExitCode::from(130),
         Ok(Finished::GateMissed) => ExitCode::from(4),
-        Err(error) if json_error => {
-            let line = serde_json::json!({"level": "ERROR", "target": "dreamd", "message": format!("{error:#}")});
-            eprintln!("{line}");
+        Err(error) => {
+            if json_error {
+                let line = serde_json::json!({"level": "ERROR", "target": "dreamd", "message": error.to_string()});
+                eprintln!("{line}");
+            } else {
+                eprintln!("dreamd: {error}");
+            }
             ExitCode::from(
                 error.downcast_ref::<dreamd::Error>().map_or(1, dreamd::Error::exit_code),
             )
         }
-        Err(error) => {
-            eprintln!("dreamd: {error}");
-            let code =
-                error.downcast_ref::<dreamd::Error>().map(dreamd::Error::exit_code).unwrap_or(1);
-            ExitCode::from(code)
-        }
     }
 }
 
-fn try_main(cli: Cli) -> anyhow::Result<Finished> {
-    let config = Config::load(cli.config.as_deref())?;
+fn try_main(cli: Cli, config: &Config, json_logs: bool) -> anyhow::Result<Finished> {
     let service = is_service(&cli);
-    let json_logs = config.log.format == LogFormat::Json || (service && cli.format == Format::Json);
     // eval makes a run per case in scratch databases: its "run finished" lines
     // and slow-pool notices under load would bury the report.
     let quiet_runs = matches!(cli.command, Some(Command::Eval(_)));
-    init_logging(&config, json_logs, quiet_runs);
+    init_logging(config, json_logs, quiet_runs);
     // One-shot commands wait on the database and the model, not on CPU: one
     // thread spares them the cross-thread wake-ups (a `--run-once` spent
     // a third of its futex calls parking and waking runtime workers). The
@@ -48,7 +61,7 @@ fn try_main(cli: Cli) -> anyhow::Result<Finished> {
         tokio::runtime::Builder::new_current_thread()
     };
     let runtime = runtime.enable_all().build()?;
-    Ok(runtime.block_on(dreamd::commands::run(cli, &config))?)
+    Ok(runtime.block_on(dreamd::commands::run(cli, config))?)
 }
 
 /// The daemon and `serve`: the commands that run until stopped.

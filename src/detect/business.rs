@@ -115,6 +115,11 @@ static NOT_A_PRICE: WordSet = WordSet::new(&[
     "全年",
     "年均",
     "历史均价",
+    "平均",
+    "个月均价",
+    "近三个月",
+    "近半年",
+    "过去",
     "上月",
     "上个月",
     "上周",
@@ -235,6 +240,9 @@ const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
+/// When something is expected to arrive: a day, a date, a clock time, a span.
+const ARRIVAL_TIME: &str = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号]";
+
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被|到现在|至今))*";
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
@@ -250,7 +258,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // HACCP plan v7 is still pending approval / the recall notice for lot L2405-118 got approved.
         r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their)\s+(?:[\w-]+\s+){0,2}?)?\b(?P<subject>plan|document|doc|SOP|spec|specification|notice|certificate|CoA|procedure|amendment|protocol|batch\s+record|audit|assessment|submission|application|registration|dossier|filing)\s*(?P<id>v\d+(?:\.\d+)?|rev\.?\s*\w+|#?\d[\w-]*)?(?:\s+(?:for|of)\s+(?:the\s+|our\s+)?(?:lot\s+|batch\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:is|are|has\s+been|have\s+been|got|gets)\s+(?:still\s+|now\s+|just\s+|finally\s+)?(?P<status>pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|approved|rejected|signed\s+off|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
         // 放行审批还在品保那边: an approval held by a department now.
-        r"(?:审批|审核|放行|签字|签批)[^,;。!?\n]{0,4}?(?:还在|仍在|卡在|停在|压在)[^,;。!?\n]{0,8}?(?P<status>那边|这边|那里|手里|手上)(?P<after>)".to_string(),
+        r"(?:审批|审核|放行|签字|签批)[^,;。!?\n员人部组]{0,4}?(?:还在|仍在|卡在|停在|压在)[^,;。!?\n]{0,8}?(?P<status>那边|这边|那里|手里|手上)(?P<after>)".to_string(),
         // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
         r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?:\s*(?:检修|维修|保养|中|了))*\s*(?:$|[,;。!?\n])(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|currently|today|at\s+the\s+moment|since\s+(?:this\s+morning|yesterday|last\s+night|[0-9]))(?P<after>)".to_string(),
@@ -258,7 +266,9 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:tank|silo|tower|bin|hopper)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:at|sitting\s+at|filled\s+to)\s+\d+(?:\.\d+)?\s*%(?:\s+(?:full|capacity|level))?\s+(?:right\s+now|currently|at\s+the\s+moment|now)\b(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
-        r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){0,3}?)?(?:\s+(?:is|of|at|for)|\s*[:=])*\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号])(?P<after>)".to_string(),
+        format!(r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
+        // new ETA tomorrow 9am: a fresh estimate needs no verb.
+        format!(r"(?i)\b(?:new|revised|updated|latest|current)\s+ETA\s+(?:now\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
         r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
         // 奶罐车还有 40 分钟到厂 / the tanker is 40 min out: an arrival in minutes or hours.
         r"(?:还有|大概|大约|约|预计)?\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:分钟|小时|钟头|天)(?:左右)?(?:后|以后|之后)?(?:就|能|才)?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到站|到达)(?P<after>.{0,4})".to_string(),
@@ -433,7 +443,7 @@ static READINGS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\b{quantity_en}\s+(?:has\s+)?just\s+(?:dropped|fell|rose|climbed|hit|reached|jumped|went\s+(?:up|down))\s+(?:to\s+)?-?\d+(?:\.\d+)?"),
         format!(r"{quantity}\s*(?:刚刚|刚才|刚)\s*(?:降到|跌到|升到|涨到|到了|达到|掉到)\s*-?\d+(?:\.\d+)?"),
         // tank 5 is at 18,200 L as of 14:05 / stock check just now: 26 pallets.
-        r"(?i)\b(?:is|are|reads|shows|at)\s+(?:at\s+)?-?\d[\d,]*(?:\.\d+)?\s*(?:°\s?[CF]|%|l|kg|t|tons?|tonnes?|pallets?|cases?|bags?|litres?|liters?|hl|m3|bar|psi)?\b\s*,?\s+as\s+of\s+(?:\d{1,2}:\d{2}|\d{1,2}\s*[ap]\.?m\b|now|right\s+now|today|this\s+(?:morning|afternoon|evening))".to_string(),
+        r"(?i)\b(?:is|are|reads|shows|at)\s+(?:at\s+)?-?\d[\d,]*(?:\.\d+)?\s*(?:°\s?[CF]\b|%|(?:l|kg|t|tons?|tonnes?|pallets?|cases?|bags?|litres?|liters?|hl|m3|bar|psi)\b)?\s*,?\s+as\s+of\s+(?:\d{1,2}:\d{2}|\d{1,2}\s*[ap]\.?m\b|now|right\s+now|today|this\s+(?:morning|afternoon|evening))".to_string(),
         r"(?i)\b(?:stock|inventory)\s+(?:check|count|take|level)s?\s+(?:just\s+now|right\s+now|this\s+(?:morning|afternoon)|today|now)\s*[:,\-]\s*\d".to_string(),
         r"(?i)\b(?:we|I)\s+(?:currently|now|still)\s+(?:have|hold|got)\s+\d+(?:,\d{3})*(?:\.\d+)?\s*(?:pallets?|cases?|bags?|drums?|tons?|tonnes?|kg|litres?|liters?|units?|cartons?|boxes?|totes?)\s+of\b".to_string(),
     ]
@@ -558,11 +568,15 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
 /// The sentence around `start..end`: a year at its head (`2020年做对标时，
 /// 对方零售价298元`) dates every clause after it.
 fn sentence_of(words: &str, start: usize, end: usize) -> &str {
-    let is_end = |c: char| matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
-    let from = words[..start].char_indices().rev().find(|&(_, c)| is_end(c));
+    // A '.' between digits (`1.5kg`) is a decimal point, not a sentence's end.
+    let ends_at = |i: usize, c: char| {
+        matches!(c, '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；')
+            || (c == '.' && !words[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
+    };
+    let from = words[..start].char_indices().rev().find(|&(i, c)| ends_at(i, c));
     let from = from.map_or(0, |(i, c)| i + c.len_utf8());
-    let to = words[end..].find(is_end).map_or(words.len(), |i| end + i);
-    &words[from..to]
+    let to = words[end..].char_indices().find(|&(i, c)| ends_at(end + i, c));
+    &words[from..to.map_or(words.len(), |(i, _)| end + i)]
 }
 
 /// A year or a quarter of one (`2022年`, `in 2021 Q3`): a price then, not now.

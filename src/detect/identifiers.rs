@@ -302,7 +302,7 @@ fn plausible_grouping(run: &NumberRun) -> bool {
     n <= 5
         || (run.uniform_separators
             && (n <= 6
-                || run.groups.iter().all(|&g| g <= 2)
+                || run.groups.iter().all(|&g| g == 1)
                 || run.groups.iter().all(|&g| g == 4 || g == 3)))
 }
 
@@ -324,8 +324,13 @@ fn has_phone(run: &NumberRun) -> bool {
     if !labelled && technical {
         return false;
     }
-    let spelled_out = labelled && run.groups.len() >= 7 && run.groups.iter().all(|&g| g == 1);
-    spelled_out && is_phone_number(&run.digits, run.plus, &run.groups, true)
+    // Read out a digit or two at a time (`13 5 6 7 8 9 0 1 2 3 4`): a
+    // phone with a word that says so, or a Chinese mobile without one.
+    let read_out =
+        run.uniform_separators && run.groups.len() >= 5 && run.groups.iter().all(|&g| g <= 2);
+    (read_out && (labelled || is_chinese_mobile(&run.digits))
+        || (labelled && run.groups.len() >= 7 && run.groups.iter().all(|&g| g == 1)))
+        && is_phone_number(&run.digits, run.plus, &run.groups, true)
         || windows(run).any(|(from, to)| {
             let digits = run.window(from, to);
             let plus = from == 0 && run.plus;
@@ -644,12 +649,7 @@ fn has_bank_card(run: &NumberRun) -> bool {
         return false;
     }
     let labelled = mentions(&run.around(), &CARD_WORDS);
-    // A tech word (`lot`, `批号`) makes a number a code, unless the number
-    // is written as cards are printed (`4041 1728 3946 5010`) and the word
-    // is not the one naming it (`charge the sample shipping to 4041 …`).
-    let printed_as_a_card = run.uniform_separators && run.groups == [4, 4, 4, 4];
-    let named_by = if printed_as_a_card { last_chars(&run.before, 10) } else { &run.before };
-    if !labelled && mentions(named_by, &TECH_WORDS) {
+    if !labelled && mentions(&run.before, &TECH_WORDS) {
         return false;
     }
     windows(run).any(|(from, to)| {
@@ -658,11 +658,6 @@ fn has_bank_card(run: &NumberRun) -> bool {
             && !digits.bytes().all(|b| b == digits.as_bytes()[0])
             && (luhn_valid(digits) || (labelled && digits.len() >= 16))
     })
-}
-
-/// The last `n` characters of `text`.
-fn last_chars(text: &str, n: usize) -> &str {
-    text.char_indices().rev().nth(n.saturating_sub(1)).map_or(text, |(i, _)| &text[i..])
 }
 
 /// An IBAN as printed or written together: country, check digits, then
@@ -772,11 +767,10 @@ const TLDS: &[&str] = &[
     "ru", "in", "kr", "mo", "nl", "ch", "it", "es", "se", "email", "mail", "work", "tech", "site",
     "online", "pl", "dk", "fi", "nz", "br", "mx", "za", "ie", "pt", "cz", "tr", "th", "vn", "ph",
     "ae", "il", "ar", "cl", "gr", "hu", "ro", "eu", "lu", "li", "ee", "lv", "lt", "si", "sk", "hr",
-    "rs", "bg", "ua", "kz", "uz", "ge", "az", "ir", "iq", "sa", "qa", "kw", "bh", "om", "jo", "lb",
-    "eg", "ma", "tn", "dz", "ng", "ke", "gh", "et", "tz", "ug", "zm", "zw", "pk", "bd", "lk", "np",
-    "mm", "kh", "la", "mn", "pe", "ve", "ec", "uy", "py", "bo", "cr", "pa", "gt", "cu", "pr", "jm",
-    "mt", "cy", "md", "al", "mk", "ba", "asia", "shop", "store", "cloud", "group", "company",
-    "global", "club", "network",
+    "bg", "ua", "kz", "uz", "az", "ir", "iq", "sa", "qa", "kw", "bh", "om", "jo", "lb", "eg", "tn",
+    "dz", "ng", "ke", "gh", "tz", "ug", "zm", "zw", "pk", "bd", "lk", "np", "mm", "kh", "mn", "pe",
+    "ve", "ec", "uy", "bo", "cr", "gt", "cu", "pr", "jm", "mt", "cy", "mk", "ba", "asia", "shop",
+    "store", "cloud", "group", "company", "global", "club", "network",
 ];
 
 /// Free mail providers: an address written `name at qq.com` counts even
@@ -849,6 +843,13 @@ fn has_email(words: &str) -> bool {
             let (local, at, domain, dot, tld) =
                 (&c[1], c[2].trim().to_ascii_lowercase(), &c[3], &c[4], &c[5]);
             if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
+                return false;
+            }
+            // `lunch at Cafe。Al 也来`: a capitalised word after a lower-case
+            // name starts a sentence (an address in capitals is still one).
+            let title_case = tld.starts_with(|c: char| c.is_ascii_uppercase())
+                && tld.chars().skip(1).all(|c| c.is_ascii_lowercase());
+            if title_case && local.chars().any(|c| c.is_ascii_lowercase()) {
                 return false;
             }
             let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();

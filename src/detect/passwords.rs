@@ -362,10 +362,6 @@ static GAP_POLICY_WORDS: WordSet = WordSet::new(&[
 /// Parts of an identifier built on a password word that make it no
 /// password (`password_hash`, `PIN_LENGTH`, `pwd-reset`).
 const IDENTIFIER_POLICY_PARTS: &[&str] = &[
-    "protected",
-    "protection",
-    "less",
-    "free",
     "hash",
     "hashed",
     "salt",
@@ -408,6 +404,10 @@ static LENGTH_SPEC: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) fn has_password(text: &str) -> bool {
+    let only_a_password_stated = |c: regex::Captures<'_>| {
+        only_a_password(trim_value(&c[1]))
+            && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+    };
     PASSWORD_WORD.find_iter(text).any(|m| {
         password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK)
             || password_follows(text, m.as_str(), m.end(), &PASSWORD_LINK_STRICT)
@@ -419,14 +419,8 @@ pub(super) fn has_password(text: &str) -> bool {
             strong_value(trim_value(value))
         })
         || LOGIN_PAIR.captures_iter(text).any(|c| login_pair(&c[1], trim_value(&c[2])))
-        || RESET_TO.captures_iter(text).any(|c| {
-            only_a_password(trim_value(&c[1]))
-                && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
-        })
-        || PASSWORD_LATER_IS.captures_iter(text).any(|c| {
-            only_a_password(trim_value(&c[1]))
-                && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
-        })
+        || RESET_TO.captures_iter(text).any(only_a_password_stated)
+        || PASSWORD_LATER_IS.captures_iter(text).any(only_a_password_stated)
         || PASSWORD_LATER.captures_iter(text).any(|c| {
             complex_value(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
@@ -470,7 +464,8 @@ fn only_a_password(value: &str) -> bool {
     complex_value(value)
         && has(u8::is_ascii_uppercase)
         && has(u8::is_ascii_lowercase)
-        && value.bytes().any(|b| b"!@#$%^&*+=?~".contains(&b))
+        && !value.starts_with('=')
+        && value.bytes().any(|b| b"!@#$%^&*?~".contains(&b))
 }
 
 /// A user and a password: a strong password, or a default login whose
@@ -494,6 +489,14 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     let after_link = rest[link..].trim_start();
     let word = word.to_ascii_lowercase();
     if word.split(['_', '-']).any(|part| IDENTIFIER_POLICY_PARTS.contains(&part)) {
+        return false;
+    }
+    // `password-protected PDFs`, `password-free login`: what the word
+    // describes, not a password (`free-wifi-password: X` still is one).
+    let parts: Vec<&str> = word.split(['_', '-']).collect();
+    if parts.windows(2).any(|w| {
+        PASSWORD_WORD.is_match(w[0]) && ["protected", "protection", "less", "free"].contains(&w[1])
+    }) {
         return false;
     }
     let word = word
@@ -561,11 +564,13 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     if short_word {
+        // `my pw for the LIMS is X`; but `pass` is also a noun of its own
+        // (`the boarding pass for my flight is BA0287`), so only a colon,
+        // `=` or a bare `is` states one.
         let gap = rest[..link].trim();
         let stated = gap.contains([':', '=', '>'])
             || gap == "is"
-            || gap.ends_with(" is")
-            || gap.ends_with(" was");
+            || (word == "pw" && (gap.ends_with(" is") || gap.ends_with(" was")));
         return stated && strong_value(value);
     }
     if is_quoted_example(text, end - word.len(), value) {
@@ -627,8 +632,9 @@ fn strong_value(value: &str) -> bool {
                 && value.bytes().any(|b| b.is_ascii_lowercase()))
 }
 
-/// Words that introduce an example of what not to say.
-static EXAMPLE_WORDS: WordSet = WordSet::new(&[
+/// Words that introduce an example of what not to say, right before its
+/// opening quote.
+const EXAMPLE_WORDS: &[&str] = &[
     "like",
     "such as",
     "e.g.",
@@ -639,7 +645,7 @@ static EXAMPLE_WORDS: WordSet = WordSet::new(&[
     "例如",
     "像是",
     "诸如",
-]);
+];
 
 /// `Never share things like 'my password is 1234'`: a quoted sentence
 /// after an example word whose value is one of the passwords every
@@ -664,8 +670,9 @@ fn is_quoted_example(text: &str, word_start: usize, value: &str) -> bool {
     let Some(quote) = before.rfind(['\'', '"', '「', '『', '“', '‘']) else {
         return false;
     };
+    let lead = before[..quote].trim_end().to_lowercase();
     TEXTBOOK.contains(&value.to_ascii_lowercase().as_str())
-        && mentions(&before[..quote], &EXAMPLE_WORDS)
+        && EXAMPLE_WORDS.iter().any(|w| lead.ends_with(w))
         && !before[quote..].contains(['.', '。', '!', '?', ';'])
 }
 

@@ -50,10 +50,13 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// sees them, without a body.
 pub const MAX_URI_BYTES: usize = 8 << 10;
 
-/// The most header lines and header bytes answered (100, 64 KiB); more is
-/// refused with 431. hyper lets up to [`HYPER_MAX_HEADERS`] lines through
-/// so that the refusal is this server's JSON, not hyper's empty answer.
+/// The most header lines answered; more is refused with 431. hyper lets up
+/// to [`HYPER_MAX_HEADERS`] lines through so that the refusal is this
+/// server's JSON, not hyper's empty answer.
 pub const MAX_HEADERS: usize = 100;
+
+/// The most header bytes (names and values) answered; more is refused with
+/// 431. hyper's own limit, a read buffer of about 400 KiB, is far above.
 pub const MAX_HEADER_BYTES: usize = 64 << 10;
 const HYPER_MAX_HEADERS: usize = 4 * MAX_HEADERS;
 

@@ -111,13 +111,21 @@ pub async fn run<S: Store + Clone + 'static>(
     {
         tracing::warn!(error = %e, "the scheduler did not stop cleanly");
     }
-    if let Some(http) = http {
-        let bound = match stopped {
-            Stopped::Gracefully => config.schedule.shutdown_timeout,
-            Stopped::AtOnce => Duration::ZERO,
-        };
-        http.stop(bound).await;
-    }
+    let stopped = match http {
+        Some(http) if stopped == Stopped::Gracefully => {
+            // Requests in flight get the bound; a second signal ends the wait.
+            tokio::select! {
+                biased;
+                () = &mut force => Stopped::AtOnce,
+                () = http.stop(config.schedule.shutdown_timeout) => Stopped::Gracefully,
+            }
+        }
+        Some(http) => {
+            http.stop(Duration::ZERO).await;
+            stopped
+        }
+        None => stopped,
+    };
     tracing::info!(at_once = stopped == Stopped::AtOnce, "dreamd stopped");
     Ok(stopped)
 }
@@ -269,13 +277,23 @@ async fn abandon<S: Store>(store: &S, run_id: &str, bound: Duration) {
     release(store, run_id).await;
 }
 
-/// Releases a given-up run's claims; on failure they expire by themselves.
+/// How long a stopping process waits for the database to release its
+/// claims: an exit "at once" must not hang on a stuck connection.
+const RELEASE_BOUND: Duration = Duration::from_secs(5);
+
+/// Releases a given-up run's claims; on failure, or past [`RELEASE_BOUND`],
+/// they expire by themselves.
 async fn release<S: Store>(store: &S, run_id: &str) {
-    match store.release_claims(run_id).await {
-        Ok(n) => tracing::info!(run_id, released = n, "claims of the abandoned run released"),
-        Err(e) => {
+    match tokio::time::timeout(RELEASE_BOUND, store.release_claims(run_id)).await {
+        Ok(Ok(n)) => tracing::info!(run_id, released = n, "claims of the abandoned run released"),
+        Ok(Err(e)) => {
             tracing::warn!(run_id, error = %e, "could not release claims; they expire by themselves")
         }
+        Err(_) => tracing::warn!(
+            run_id,
+            bound_secs = RELEASE_BOUND.as_secs(),
+            "the database did not release the claims in time; they expire by themselves"
+        ),
     }
 }
 

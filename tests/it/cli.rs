@@ -411,7 +411,7 @@ fn refused_values_are_named_never_repeated() {
     let with_secret = |args: &[&str]| -> Vec<String> {
         args.iter().map(|a| a.replace("SECRET", secret)).collect()
     };
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["memories", "set", "--user", "u", "--kind", "SECRET", "--scope", "global", "x"],
             "--kind",
@@ -442,6 +442,10 @@ fn refused_values_are_named_never_repeated() {
             ],
             "unexpected argument",
         ),
+        (&["--run-once=SECRET"], "--run-once"),
+        (&["eval", "golden.jsonl", "--min-precision", "SECRET"], "--min-precision"),
+        (&["SECRET"], "unrecognized subcommand"),
+        (&["hunter2x9"], "unrecognized subcommand"),
     ];
     for (args, named) in cases {
         let args = with_secret(args);
@@ -449,6 +453,7 @@ fn refused_values_are_named_never_repeated() {
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stderr.contains(named), "{args:?}: {}", run.stderr);
         assert!(!run.stderr.contains(secret), "{args:?} repeated the value: {}", run.stderr);
+        assert!(!run.stderr.contains("hunter2x9"), "{args:?} repeated the word: {}", run.stderr);
     }
     let line = format!(
         r#"{{"user_id":"u","conversation_id":"c","message_id":"m","role":"{secret}","content":"x","created_at":"{secret}"}}"#

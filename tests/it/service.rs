@@ -233,8 +233,12 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
         "claims released"
     );
 
-    // A shutdown bound far longer than the test: only the second signal can end it soon.
-    let long_bound = [("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "600")];
+    // A shutdown bound far longer than the test: only the second signal can
+    // end it soon. Claims that outlive the test too: only a release frees them.
+    let long_bound = [
+        ("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "600"),
+        ("DREAMD_SELECTION__CLAIM_TTL_SECS", "600"),
+    ];
     let mut child = daemon_with(&d, "second.log", &long_bound);
     wait_until("a second start", Duration::from_secs(20), async || {
         requests_per_conversation(&server).await.values().sum::<usize>() > 3
