@@ -27,7 +27,8 @@ pub enum Finished {
     Done,
     /// A run finished but some conversations or users failed (exit code 3).
     PartlyFailed,
-    /// A second stop signal ended the service at once (exit code 130).
+    /// A second stop signal ended the work at once, or a `--run-once` was
+    /// abandoned at its shutdown bound (exit code 130).
     Interrupted,
     /// `dreamd eval` finished but missed a gate (exit code 4).
     GateMissed,

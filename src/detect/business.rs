@@ -443,7 +443,7 @@ static READINGS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\b{quantity_en}\s+(?:has\s+)?just\s+(?:dropped|fell|rose|climbed|hit|reached|jumped|went\s+(?:up|down))\s+(?:to\s+)?-?\d+(?:\.\d+)?"),
         format!(r"{quantity}\s*(?:刚刚|刚才|刚)\s*(?:降到|跌到|升到|涨到|到了|达到|掉到)\s*-?\d+(?:\.\d+)?"),
         // tank 5 is at 18,200 L as of 14:05 / stock check just now: 26 pallets.
-        r"(?i)\b(?:is|are|reads|shows|at)\s+(?:at\s+)?-?\d[\d,]*(?:\.\d+)?\s*(?:°\s?[CF]\b|%|(?:l|kg|t|tons?|tonnes?|pallets?|cases?|bags?|litres?|liters?|hl|m3|bar|psi)\b)?\s*,?\s+as\s+of\s+(?:\d{1,2}:\d{2}|\d{1,2}\s*[ap]\.?m\b|now|right\s+now|today|this\s+(?:morning|afternoon|evening))".to_string(),
+        r"(?i)\b(?:is|are|reads|shows|at)\s+(?:at\s+)?-?\d[\d,]*(?:\.\d+)?\s*(?:°\s?[CF]\b|%|(?:l|kg|t|tons?|tonnes?|pallets?|cases?|bags?|litres?|liters?|hl|m3|bar|psi)\b)\s*,?\s+as\s+of\s+(?:\d{1,2}:\d{2}|\d{1,2}\s*[ap]\.?m\b|now|right\s+now|today|this\s+(?:morning|afternoon|evening))".to_string(),
         r"(?i)\b(?:stock|inventory)\s+(?:check|count|take|level)s?\s+(?:just\s+now|right\s+now|this\s+(?:morning|afternoon)|today|now)\s*[:,\-]\s*\d".to_string(),
         r"(?i)\b(?:we|I)\s+(?:currently|now|still)\s+(?:have|hold|got)\s+\d+(?:,\d{3})*(?:\.\d+)?\s*(?:pallets?|cases?|bags?|drums?|tons?|tonnes?|kg|litres?|liters?|units?|cartons?|boxes?|totes?)\s+of\b".to_string(),
     ]

@@ -20,21 +20,23 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Links between a password word and its value that are words of their own
+/// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`).
+const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
+
+/// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
+/// before `是`, a short phrase before a colon.
+const LINK_FREE_WORDS: &str = r"忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|[^:=\n,.。!?;]{1,12}?[:=]|\b[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=])";
+
 /// What may stand between the word and the value: nothing, or a verb or a
 /// colon (`is`, `是`, `:`, `改成了`, `set to`), possibly several.
-static PASSWORD_LINK: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|忘了,?|忘记了,?|(?:好像|应该|大概|可能|估计|记得)是|[\p{Han}]{1,4}?(?:是|为)|[\p{Han}]{1,4}\s|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|[^:=\n,.。!?;]{1,12}?[:=]|\b[^:=\n,.!?;。]{1,30}?(?:\s+is|\s+was|\s+it's|\s*[:=]))\s*)*",
-    )
-});
+static PASSWORD_LINK: LazyLock<Regex> =
+    LazyLock::new(|| super::re(&format!(r"(?i)^(?:\s*(?:{LINK_WORDS}|{LINK_FREE_WORDS})\s*)*")));
 
 /// The same links without free words in between, so that a value right
 /// after the word (`PIN 0000 is wrong`) is still read as one.
-static PASSWORD_LINK_STRICT: LazyLock<Regex> = LazyLock::new(|| {
-    super::re(
-        r"(?i)^(?:\s*(?:'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b)\s*)*",
-    )
-});
+static PASSWORD_LINK_STRICT: LazyLock<Regex> =
+    LazyLock::new(|| super::re(&format!(r"(?i)^(?:\s*(?:{LINK_WORDS})\s*)*")));
 
 /// Links that say outright that a value follows (`是`, `:`, `is`, `改成`);
 /// after other words (`密码保护的 Excel`) the value must look like a password.
@@ -88,6 +90,15 @@ static SPACED_DIGITS: LazyLock<Regex> =
 static RESET_TO: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
         r#"(?i)(?:\b(?:reset|changed|change|set|switched|updated)\s+(?:it|that|this|them|mine|ours|the\s+login|my\s+login)\s+(?:back\s+)?to\s+|(?:改成了?|改为|重置为|重置成|换成了?|设成了?|设为)\s*)["'「]?([!-~]{6,})"#,
+    )
+});
+
+/// Words that say a value set without a password word is a login's: a
+/// reset means a password only where a login, an account or a system to
+/// sign in to is spoken of (`… so just use that for the MES`).
+static LOGIN_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:log\s?-?in|logins?|sign\s?-?in|accounts?|users?|wi-?fi|mes|lims|erp|sap|hmi|scada|vpn|portal)\b|登录|登陆|账号|帐号|系统|解锁",
     )
 });
 
@@ -419,7 +430,8 @@ pub(super) fn has_password(text: &str) -> bool {
             strong_value(trim_value(value))
         })
         || LOGIN_PAIR.captures_iter(text).any(|c| login_pair(&c[1], trim_value(&c[2])))
-        || RESET_TO.captures_iter(text).any(only_a_password_stated)
+        || (LOGIN_CONTEXT.is_match(text)
+            && RESET_TO.captures_iter(text).any(only_a_password_stated))
         || PASSWORD_LATER_IS.captures_iter(text).any(only_a_password_stated)
         || PASSWORD_LATER.captures_iter(text).any(|c| {
             complex_value(trim_value(&c[1]))
@@ -712,7 +724,8 @@ mod tests {
     fn passwords_need_a_value_not_a_policy() {
         assert!(has_password("password hunter2"));
         assert!(has_password("my pin's 8 8 3 0 if you need it"));
-        assert!(has_password("I reset it to P@ssw0rd_Mozz, use that"));
+        assert!(has_password("I reset it to P@ssw0rd_Mozz, use that for the LIMS login"));
+        assert!(!has_password("I updated it to Rev#3b after the review"));
         assert!(!has_password("I reset it to Batch-2024-A for the trial"));
         assert!(!has_password("never share things like 'my password is 1234' here"));
         assert!(has_password("things like 'my password is Hunter2!' stay mine"));
