@@ -143,6 +143,7 @@ names!(
         ScopeUnknown = "scope_unknown",
         InvalidContent = "invalid_content",
         Duplicate = "duplicate",
+        TooMany = "too_many",
     }
 );
 names!(

@@ -36,6 +36,7 @@ pub struct Verdict {
 pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     let mut verdict = Verdict::default();
     let mut seen = std::collections::HashSet::new();
+    let mut per_message: HashMap<String, usize> = HashMap::new();
     for item in proposed {
         let Item::Valid(slip) = item else {
             *verdict.dropped.entry(DropReason::Malformed).or_default() += 1;
@@ -49,7 +50,11 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
                     kept.scope.clone(),
                     text::fold(kept.content.as_deref().unwrap_or_default()),
                 );
-                if seen.insert(key) {
+                let count = per_message.entry(kept.message_id.clone()).or_default();
+                if *count >= MAX_SLIPS_PER_MESSAGE {
+                    *verdict.dropped.entry(DropReason::TooMany).or_default() += 1;
+                } else if seen.insert(key) {
+                    *count += 1;
                     verdict.kept.push(kept);
                 } else {
                     *verdict.dropped.entry(DropReason::Duplicate).or_default() += 1;
@@ -60,6 +65,11 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
     }
     verdict
 }
+
+/// The most slips one message gives: a person says a few lasting things in
+/// one message, never dozens; an answer of thousands of slips on one
+/// message (a model gone wrong, or made to) would otherwise all be kept.
+pub const MAX_SLIPS_PER_MESSAGE: usize = 8;
 
 /// Whether `texts` hold four digits or more in a row of an identifier in
 /// `message` (a phone number, an ID, a card: a number without which the
@@ -293,6 +303,21 @@ mod tests {
                 verdict.dropped
             );
         }
+    }
+
+    #[test]
+    fn a_message_gives_a_few_slips_not_thousands() {
+        let flood = (0..MAX_SLIPS_PER_MESSAGE + 5)
+            .map(|i| {
+                let mut slip =
+                    proposed("m2", "先说结果", "presentation", "domain:report", "lasting");
+                slip.content = format!("先说结果 {i}");
+                slip
+            })
+            .collect();
+        let verdict = check_all(flood);
+        assert_eq!(verdict.kept.len(), MAX_SLIPS_PER_MESSAGE);
+        assert_eq!(verdict.dropped.get(&DropReason::TooMany), Some(&5));
     }
 
     #[test]
