@@ -226,10 +226,29 @@ pub fn has_one_off_marker(quote: &str) -> bool {
     ONE_OFF_MARKER.is_match(&quote)
 }
 
+/// Whether whitespace stands between two CJK characters somewhere in
+/// `text`; most texts have none, and pay one pass without allocating.
+fn has_cjk_gap(text: &str) -> bool {
+    let mut last_visible: Option<char> = None;
+    let mut in_gap = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            in_gap = true;
+            continue;
+        }
+        if in_gap && is_cjk(c) && last_visible.is_some_and(is_cjk) {
+            return true;
+        }
+        in_gap = false;
+        last_visible = Some(c);
+    }
+    false
+}
+
 /// `text` without the whitespace between two CJK characters (`这 次` is
 /// `这次`): Chinese puts none there, so a space inside a marker hides it.
 pub(crate) fn close_cjk_gaps(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(is_cjk) {
+    if !has_cjk_gap(text) {
         return std::borrow::Cow::Borrowed(text);
     }
     let chars: Vec<char> = text.chars().collect();

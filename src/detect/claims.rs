@@ -380,6 +380,10 @@ const NOT_NAMES: &[&str] = &[
 /// Words that make a clause a question, a request, a negation, a condition
 /// or a topic rather than a claim.
 static NOT_A_CLAIM_ZH: WordSet = WordSet::new(&[
+    "权威",
+    "权益",
+    "助理",
+    "助手",
     "吗",
     "?",
     "怎么",

@@ -449,7 +449,12 @@ fn valid_national(meta: &Metadata, digits: &str) -> bool {
 /// birth date. With a word such as 身份证 nearby, a valid date is enough.
 fn has_national_id(run: &NumberRun) -> bool {
     if run.glued {
-        return false;
+        // Glued to letters (`ID:X110101199003074514`) only a whole ID with
+        // its check character and birth date counts: no code is one by chance.
+        return (run.digits.len() == 18 && is_resident_id(&run.digits, false))
+            || (run.digits.len() == 17
+                && run.trailing_x
+                && is_resident_id(&format!("{}X", run.digits), false));
     }
     let around = run.around();
     let labelled = mentions(&around, &ID_WORDS);
@@ -645,8 +650,15 @@ fn is_ssn(area: &str, group: &str, serial: &str) -> bool {
 /// same digit, passing the Luhn check. With a word such as 卡号 or card
 /// nearby, 16–19 digits in range are enough (a mistyped card is still one).
 fn has_bank_card(run: &NumberRun) -> bool {
-    if run.glued || run.digits.len() < 13 {
+    if run.digits.len() < 13 {
         return false;
+    }
+    if run.glued {
+        // Glued to letters (`x4111111111111111`): a whole card of 16 or 19
+        // digits, in a network's range, passing Luhn; a code or a hash
+        // rarely holds such a run of digits alone.
+        let d = &run.digits;
+        return matches!(d.len(), 16 | 19) && in_card_range(d) && luhn_valid(d);
     }
     let labelled = mentions(&run.around(), &CARD_WORDS);
     if !labelled && mentions(&run.before, &TECH_WORDS) {
