@@ -831,6 +831,9 @@ const IDN_TLDS: &[&str] =
     &["中国", "中國", "公司", "网络", "網絡", "香港", "台湾", "台灣", "рф", "한국"];
 
 fn has_idn_email(words: &str) -> bool {
+    if !words.contains('@') || words.is_ascii() {
+        return false;
+    }
     IDN_EMAIL.captures_iter(words).any(|c| {
         let tld = c[2].to_lowercase();
         !c[0].is_ascii()
