@@ -269,7 +269,40 @@ pub(crate) fn find(views: &Views) -> Option<super::Category> {
     if views.runs.iter().any(has_phone) {
         return Some(Category::Phone);
     }
-    None
+    split_identifier(views)
+}
+
+/// An identifier written in parts with words between, under its label
+/// (`身份证号 110101199003 后六位 074514`, `卡尾号 1111，前十二位
+/// 411111111111`): two to four neighbouring numbers of the text, read
+/// together in order (two also the other way round), that make an ID with
+/// its check character, a card passing Luhn, or a Chinese mobile.
+fn split_identifier(views: &Views) -> Option<super::Category> {
+    use super::Category;
+    let runs = &views.runs;
+    if runs.len() < 2 {
+        return None;
+    }
+    let labelled = |words: &WordSet| mentions(&views.words, words);
+    let (id, card, phone) = (labelled(&ID_WORDS), labelled(&CARD_WORDS), labelled(&PHONE_WORDS));
+    if !(id || card || phone) {
+        return None;
+    }
+    let joined = (2..=4.min(runs.len())).flat_map(|n| {
+        runs.windows(n).flat_map(move |parts| {
+            let forward: String = parts.iter().map(|r| r.digits.as_str()).collect();
+            let backward = (n == 2).then(|| format!("{}{}", parts[1].digits, parts[0].digits));
+            std::iter::once(forward).chain(backward)
+        })
+    });
+    joined.into_iter().find_map(|digits| match digits.len() {
+        18 if id && is_resident_id(&digits, false) => Some(Category::NationalId),
+        16 | 19 if card && in_card_range(&digits) && luhn_valid(&digits) => {
+            Some(Category::BankCard)
+        }
+        11 if phone && is_chinese_mobile(&digits) => Some(Category::Phone),
+        _ => None,
+    })
 }
 
 /// The candidate digit strings of one number: the whole of it when its

@@ -71,6 +71,15 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
 /// message (a model gone wrong, or made to) would otherwise all be kept.
 pub const MAX_SLIPS_PER_MESSAGE: usize = 8;
 
+/// Whether `quote` holds part of what the detectors find in its message:
+/// the finding is gone once the quote is cut out (`邮箱 jay@` and
+/// `example.com，以后周报发这里` quoted apart, each harmless alone, would
+/// put the address back together as the evidence of one memory).
+fn cuts_into_a_finding(quote: &str, message: &str, detector: &Detector) -> bool {
+    let message = text::normalize(message);
+    detector.scan(&message).is_some() && detector.scan(&message.replacen(quote, " ", 1)).is_none()
+}
+
 /// Whether `texts` hold four digits or more in a row of an identifier in
 /// `message` (a phone number, an ID, a card: a number without which the
 /// detectors find nothing there), read as the detectors read digits
@@ -148,6 +157,7 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     // value, and the content's label before the quote's value.
     let together = format!("{quote} {content} {quote}");
     if c.detector.scan(&together).is_some()
+        || cuts_into_a_finding(&quote, &message.content, c.detector)
         || carries_part_of_an_identifier(&[&quote, &content], &message.content, c.detector)
     {
         return Err(DropReason::Forbidden);
@@ -239,6 +249,7 @@ mod tests {
             Role::User,
             "我的身份证号 110101199003074514，批次 20240318 我在质量部做乳粉检测。",
         );
+        let with_address = message(9, "m10", Role::User, "邮箱 jay@example.com，以后周报发这里。");
         let context = vec!["m1"];
         let allowed = vec!["global".to_owned(), "domain:report".to_owned()];
         let checks = Checks {
@@ -254,6 +265,7 @@ mod tests {
                 ("m6", &traditional),
                 ("m7", &hidden),
                 ("m8", &with_id),
+                ("m10", &with_address),
             ]
             .into_iter()
             .collect(),
@@ -287,6 +299,11 @@ mod tests {
             (proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"), "forbidden"),
             (leaky, "forbidden"),
             (split_id, "forbidden"),
+            (proposed("m10", "邮箱 jay@", "background", "global", "lasting"), "forbidden"),
+            (
+                proposed("m10", "example.com，以后周报发这里", "presentation", "global", "lasting"),
+                "forbidden",
+            ),
             (proposed("m2", "。", "presentation", "global", "lasting"), "quote_too_short"),
             (proposed("m2", "这次先说结果", "presentation", "global", "lasting"), "one_off"),
             (proposed("m5", "报告用表格列出来", "presentation", "global", "lasting"), "one_off"),
@@ -322,6 +339,13 @@ mod tests {
         let verdict = check_all(flood);
         assert_eq!(verdict.kept.len(), MAX_SLIPS_PER_MESSAGE);
         assert_eq!(verdict.dropped.get(&DropReason::TooMany), Some(&5));
+    }
+
+    #[test]
+    fn a_message_with_an_address_still_gives_slips_without_it() {
+        let verdict =
+            check_all(vec![proposed("m10", "以后周报发这里", "presentation", "global", "lasting")]);
+        assert_eq!(verdict.kept.len(), 1, "{:?}", verdict.dropped);
     }
 
     #[test]
