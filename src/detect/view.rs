@@ -107,10 +107,20 @@ fn ascii_digit(c: char) -> Option<char> {
     if code < 0x0660 {
         return None;
     }
+    // Dingbat and double-circled digits one to nine (❶ ➀ ➊ ⓵), and ⓿,
+    // which NFKC leaves as they are.
+    const ONES: [u32; 4] = [0x2776, 0x2780, 0x278A, 0x24F5];
+    if code == 0x24FF {
+        return Some('0');
+    }
     ZEROS
         .iter()
         .find(|&&zero| (zero..zero + 10).contains(&code))
         .and_then(|&zero| char::from_digit(code - zero, 10))
+        .or_else(|| {
+            let one = ONES.iter().find(|&&one| (one..one + 9).contains(&code))?;
+            char::from_digit(code - one + 1, 10)
+        })
 }
 
 /// Cyrillic and Greek letters that look like Latin ones (Unicode's
@@ -428,12 +438,35 @@ pub(crate) struct Views {
 
 impl Views {
     pub fn of(text: &str) -> Views {
+        let text = &*unescaped(text);
         let words = spelled_digits(with_overridden_reversed(text, view(text)));
         let spoken = join_spoken_groups(&words);
         let chars = map_chinese_digits(&spoken.chars().collect::<Vec<_>>());
         let (digits, runs) = number_runs(&chars);
         Views { words, digits, runs }
     }
+}
+
+/// `text` with HTML character references (`&#64;`, `&#x31;`) and URL
+/// escapes (`%40`, `%31`) read as the characters they stand for, as a
+/// browser or a terminal shows them; most texts hold neither.
+fn unescaped(text: &str) -> std::borrow::Cow<'_, str> {
+    static ESCAPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        super::re(r"(?i)&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));|%([0-9a-f]{2})")
+    });
+    if !text.contains("&#") && !text.contains('%') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    ESCAPE.replace_all(text, |c: &regex::Captures| {
+        let (hex, decimal, percent) = (c.get(1), c.get(2), c.get(3));
+        let code = match (hex, decimal, percent) {
+            (Some(h), _, _) => u32::from_str_radix(h.as_str(), 16).ok(),
+            (_, Some(d), _) => d.as_str().parse().ok(),
+            (_, _, Some(p)) => u32::from_str_radix(p.as_str(), 16).ok().filter(|&b| b < 0x80),
+            _ => None,
+        };
+        code.and_then(char::from_u32).map_or_else(|| c[0].to_owned(), String::from)
+    })
 }
 
 /// The words view with, after it, every stretch a right-to-left override
@@ -673,6 +706,15 @@ mod tests {
         assert_eq!(view("it\u{2019}s \u{201C}x\u{201D}"), "it's \"x\"");
         assert_eq!(view("138\u{2014}1234\u{2013}5678"), "138-1234-5678");
         assert_eq!(view("  a \u{3000}\u{00A0} b\t\n\n c  "), "a b\nc");
+    }
+
+    #[test]
+    fn escapes_and_dingbat_digits_are_read_as_shown() {
+        assert_eq!(Views::of("jay&#64;example.com").words, "jay@example.com");
+        assert_eq!(Views::of("jay%40example.com").words, "jay@example.com");
+        assert_eq!(Views::of("&#x31;38").words, "138");
+        assert_eq!(Views::of("50% of the batch").words, "50% of the batch");
+        assert_eq!(view("❶➂⓹⓿"), "1350");
     }
 
     #[test]
