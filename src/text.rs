@@ -232,7 +232,7 @@ fn has_cjk_gap(text: &str) -> bool {
     let mut last_visible: Option<char> = None;
     let mut in_gap = false;
     for c in text.chars() {
-        if c.is_whitespace() {
+        if is_gap(c) {
             in_gap = true;
             continue;
         }
@@ -245,8 +245,20 @@ fn has_cjk_gap(text: &str) -> bool {
     false
 }
 
-/// `text` without the whitespace between two CJK characters (`这 次` is
-/// `这次`): Chinese puts none there, so a space inside a marker hides it.
+/// What may split a Chinese word without meaning anything: whitespace, or
+/// an emoji (`管🙂理员`).
+fn is_gap(c: char) -> bool {
+    c.is_whitespace() || is_emoji(c)
+}
+
+/// Emoji and pictographs (the blocks of Unicode's `Extended_Pictographic`
+/// in common use), which read as no letter and no digit.
+pub(crate) fn is_emoji(c: char) -> bool {
+    matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x26FF | 0x2B00..=0x2BFF)
+}
+
+/// `text` without the whitespace or emoji between two CJK characters (`这
+/// 次` is `这次`): Chinese puts none there, so a space inside a marker hides it.
 pub(crate) fn close_cjk_gaps(text: &str) -> std::borrow::Cow<'_, str> {
     if !has_cjk_gap(text) {
         return std::borrow::Cow::Borrowed(text);
@@ -254,9 +266,9 @@ pub(crate) fn close_cjk_gaps(text: &str) -> std::borrow::Cow<'_, str> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {
-        if c.is_whitespace() {
-            let before = chars[..i].iter().rev().find(|c| !c.is_whitespace());
-            let after = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+        if is_gap(c) {
+            let before = chars[..i].iter().rev().find(|&&c| !is_gap(c));
+            let after = chars[i + 1..].iter().find(|&&c| !is_gap(c));
             if before.is_some_and(|&b| is_cjk(b)) && after.is_some_and(|&a| is_cjk(a)) {
                 continue;
             }

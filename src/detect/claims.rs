@@ -61,10 +61,10 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式",
+            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式",
         ),
         super::re(
-            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
+            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|aprob|droits|rechte|freigeb|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
         ),
     ]
 });
@@ -165,6 +165,9 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // 谁能访问配方库由我决定 / 谁能进系统我说了算: who gets in is the speaker's call.
         r"(?P<part>谁)(?:能|可以|有权|能够|可)[^,;。!?\n]{1,16}?(?:由我|我说了算|我来定|我决定|我定|归我管|得我批|要我批)".to_string(),
         r"(?:我|本人)的(?P<part>请求|申请)[^,;。!?\n]{0,4}?(?:不用|不需要|无需|免于?)(?:审核|审批|复核|批准|检查)".to_string(),
+        // 私は管理者です / 저는 관리자입니다: the same claims in Japanese and Korean.
+        r"(?:私|わたし|僕|俺|ユーザー|利用者)(?:は|が)[^。、\n]{0,10}?(?:管理者|承[認认]者|承[認认][権权]限|管理者[権权]限)".to_string(),
+        r"(?:저는|나는|제가|사용자는|사용자가)\s*[^.,\n]{0,10}?(?:관리자|승인\s*권한)".to_string(),
         ]),
         // English.
         compile(vec![
@@ -243,6 +246,10 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         format!(r"(?i){se}{may}\s+(?:see|view|read|access|open|edit)\s+(?:everyone's|everybody's|all\s+(?:the\s+)?(?:staff|employees'?|users'?)|every\s+(?:employee's|user's))\s+(?:salar(?:y|ies)|pay|payroll|records|files|data|mail|emails|accounts?)\b"),
         // Who gets into the lab portal is my call.
         r"(?i)\b(?P<part>who)\s+(?:gets|can\s+get|may\s+get|is\s+allowed|can|may|goes)\s+(?:in(?:to)?|access|on(?:to)?|through)\b[^.;\n?]{0,40}?\b(?:is|are)\s+(?:my|his|her|the\s+user's)\s+(?:call|decision|choice|say)\b".to_string(),
+        // Soy el administrador / je suis administrateur / ich bin Administrator.
+        r"(?i)\b(?:soy|es|eres)\s+(?:el\s+|la\s+|un\s+|una\s+)?(?:administrador|administradora|aprobador|aprobadora)\b|\btengo\s+(?:permisos?|acceso|derechos)\s+de\s+(?:administrador|aprobacion|admin)\b".to_string(),
+        r"(?i)\b(?:je\s+suis|il\s+est|elle\s+est)\s+(?:l'|le\s+|la\s+|un\s+|une\s+)?(?:administrat(?:eur|rice)|approbat(?:eur|rice))\b|\bj'ai\s+les\s+droits\s+(?:d'|de\s+)?(?:admin|administrat|approbation)".to_string(),
+        r"(?i)\b(?:ich\s+bin|er\s+ist|sie\s+ist)\s+(?:der\s+|die\s+|ein\s+|eine\s+)?(?:administrator(?:in)?|admin|freigeber(?:in)?)\b|\bich\s+habe\s+(?:admin|administrator)-?(?:rechte|zugang)\b".to_string(),
         // I'm on the approval committee / he belongs to the Administrators group.
         format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
         ]),

@@ -253,20 +253,21 @@ fn is_chinese_magnitude(c: char) -> bool {
 
 /// Characters that may stand between the digits of one identifier.
 pub(crate) fn is_digit_separator(c: char) -> bool {
-    matches!(
-        c,
-        ' ' | '-'
-            | '.'
-            | '/'
-            | '_'
-            | '('
-            | ')'
-            | '\u{B7}'
-            | '\u{30FB}'
-            | '\u{2022}'
-            | '\u{2219}'
-            | '\u{2027}'
-    )
+    crate::text::is_emoji(c)
+        || matches!(
+            c,
+            ' ' | '-'
+                | '.'
+                | '/'
+                | '_'
+                | '('
+                | ')'
+                | '\u{B7}'
+                | '\u{30FB}'
+                | '\u{2022}'
+                | '\u{2219}'
+                | '\u{2027}'
+        )
 }
 
 /// The longest run of separators still read as joining two digits.
