@@ -254,7 +254,8 @@ fn is_gap(c: char) -> bool {
 /// Emoji and pictographs (the blocks of Unicode's `Extended_Pictographic`
 /// in common use), which read as no letter and no digit.
 pub(crate) fn is_emoji(c: char) -> bool {
-    matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x26FF | 0x2B00..=0x2BFF)
+    // The dingbats hold the circled digits ❶–➓ (U+2776–U+2793): digits, not pictures.
+    matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x2775 | 0x2794..=0x27BF | 0x2B00..=0x2BFF)
 }
 
 /// `text` without the whitespace or emoji between two CJK characters (`这

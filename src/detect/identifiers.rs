@@ -795,9 +795,9 @@ static SPACED_OUT: LazyLock<Regex> =
 /// An address with its `@` or dots disguised: `(at)`, `[at]`, `{at}`,
 /// ` at `, `#`, `艾特`; `(dot)`, `[dot]`, ` dot `, `点`, ` .com`.
 static OBFUSCATED_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    let at = r"(?:\s*(?:\(at\)|\[at\]|\{at\}|<at>|\(@\)|\[@\]|\{@\}|@|#|艾特|at)\s*|\s+at\s+)";
-    let dot =
-        r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\s+\.\s*|\.)";
+    let at =
+        r"(?:\s*(?:\(at\)|\[at\]|\{at\}|<at>|\(@\)|\[@\]|\{@\}|@|#|艾特|圈a|在|at)\s*|\s+at\s+)";
+    let dot = r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\s+period\s+|\s+\.\s*|\.)";
     super::re(&format!(
         r"(?i)([a-z0-9][a-z0-9._%+\-]{{0,63}})({at})([a-z0-9][a-z0-9\-]{{0,62}}(?:{dot}[a-z0-9][a-z0-9\-]{{0,62}})*)({dot})([a-z]{{2,6}})\b"
     ))
@@ -875,8 +875,30 @@ fn has_idn_email(words: &str) -> bool {
     })
 }
 
+/// A free mailbox named without its domain's ending (`jay at gmail`).
+static MAILBOX_AT_PROVIDER: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b([a-z0-9][a-z0-9._\-]{1,63})\s*(?:@|\bat\b|艾特|在)\s*(?:gmail|googlemail|qq|163|126|outlook|hotmail|foxmail|yahoo|icloud|sina|sohu|aliyun|protonmail)\b",
+    )
+});
+
+/// An address written backwards (`moc.elpmaxe@yaj`), read the right way round.
+fn has_reversed_email(words: &str) -> bool {
+    words.split_whitespace().filter(|token| token.contains('@')).any(|token| {
+        let reversed: String = token.chars().rev().collect();
+        EMAIL.captures(&reversed).is_some_and(|c| could_be_address(&c[1], &c[3]))
+            && !EMAIL.is_match(token)
+    })
+}
+
 fn has_email(words: &str) -> bool {
-    if has_idn_email(words) {
+    if has_idn_email(words) || has_reversed_email(words) {
+        return true;
+    }
+    if MAILBOX_AT_PROVIDER
+        .captures_iter(words)
+        .any(|c| !ENGLISH_WORDS.contains(&c[1].to_ascii_lowercase().as_str()))
+    {
         return true;
     }
     let plain = |text: &str| {

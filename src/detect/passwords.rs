@@ -16,13 +16,13 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|パスワード|暗証番号|비밀번호|암호|密\s?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
 /// Links between a password word and its value that are words of their own
 /// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`).
-const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
+const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|\bes\b|\bist\b|は|が|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.

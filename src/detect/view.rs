@@ -25,7 +25,12 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 /// apostrophes and dashes folded to ASCII, every run of horizontal
 /// whitespace one space, every run of line breaks one `\n`, trimmed.
 pub fn view(text: &str) -> String {
-    let visible: String = text.chars().filter(|&c| !crate::text::is_invisible(c)).collect();
+    // Emoji read as spaces: `pass🔑word`, `密🔒码`, `SO-2231 ✅ approved`.
+    let visible: String = text
+        .chars()
+        .filter(|&c| !crate::text::is_invisible(c))
+        .map(|c| if crate::text::is_emoji(c) { ' ' } else { c })
+        .collect();
     let mut out = String::with_capacity(visible.len());
     let mut pending: Option<char> = None;
     // Most texts are already NFKC (the quick check is a table lookup per
@@ -448,17 +453,25 @@ impl Views {
     }
 }
 
-/// `text` with HTML character references (`&#64;`, `&#x31;`) and URL
+/// `text` with HTML character references (`&#64;`, `&#x31;`, `&commat;`) and URL
 /// escapes (`%40`, `%31`) read as the characters they stand for, as a
 /// browser or a terminal shows them; most texts hold neither.
 fn unescaped(text: &str) -> std::borrow::Cow<'_, str> {
     static ESCAPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        super::re(r"(?i)&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));|%([0-9a-f]{2})")
+        super::re(r"(?i)&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));|%([0-9a-f]{2})|&(commat|period|amp);")
     });
-    if !text.contains("&#") && !text.contains('%') {
+    if !text.contains(['&', '%']) {
         return std::borrow::Cow::Borrowed(text);
     }
     ESCAPE.replace_all(text, |c: &regex::Captures| {
+        if let Some(name) = c.get(4) {
+            return match name.as_str().to_ascii_lowercase().as_str() {
+                "commat" => "@",
+                "period" => ".",
+                _ => "&",
+            }
+            .to_owned();
+        }
         let (hex, decimal, percent) = (c.get(1), c.get(2), c.get(3));
         let code = match (hex, decimal, percent) {
             (Some(h), _, _) => u32::from_str_radix(h.as_str(), 16).ok(),
