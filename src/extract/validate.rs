@@ -71,23 +71,22 @@ pub fn validate(proposed: Vec<Item<ProposedSlip>>, checks: &Checks) -> Verdict {
 /// message (a model gone wrong, or made to) would otherwise all be kept.
 pub const MAX_SLIPS_PER_MESSAGE: usize = 8;
 
-/// Whether `quote` holds part of what the detectors find in its message:
-/// the finding is gone once the quote is cut out (`邮箱 jay@` and
-/// `example.com，以后周报发这里` quoted apart, each harmless alone, would
-/// put the address back together as the evidence of one memory).
+/// Whether `quote` holds part of what the detectors find in `message` (its
+/// normalised message, which has a finding): the finding is gone once the
+/// quote is cut out (`邮箱 jay@` and `example.com，以后周报发这里` quoted
+/// apart, each harmless alone, would put the address back together as the
+/// evidence of one memory).
 fn cuts_into_a_finding(quote: &str, message: &str, detector: &Detector) -> bool {
-    let message = text::normalize(message);
-    detector.scan(&message).is_some() && detector.scan(&message.replacen(quote, " ", 1)).is_none()
+    detector.scan(&message.replacen(quote, " ", 1)).is_none()
 }
 
 /// Whether `texts` hold four digits or more in a row of an identifier in
-/// `message` (a phone number, an ID, a card: a number without which the
-/// detectors find nothing there), read as the detectors read digits
-/// (separators and Chinese numerals folded).
+/// `message` (which has a finding: a phone number, an ID, a card, a number
+/// without which the detectors find nothing there), read as the detectors
+/// read digits (separators and Chinese numerals folded).
 fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detector) -> bool {
-    // Most slips hold no digit at all, and then need no scan of the message.
     let digit_like = |c: char| c.is_numeric() || "〇零一二三四五六七八九幺两".contains(c);
-    if !texts.iter().any(|t| t.chars().any(digit_like)) || detector.scan(message).is_none() {
+    if !texts.iter().any(|t| t.chars().any(digit_like)) {
         return false;
     }
     let message = detect::digits_view(message);
@@ -156,9 +155,13 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     // Both orders in one text: the quote's label before the content's
     // value, and the content's label before the quote's value.
     let together = format!("{quote} {content} {quote}");
-    if c.detector.scan(&together).is_some()
-        || cuts_into_a_finding(&quote, &message.content, c.detector)
-        || carries_part_of_an_identifier(&[&quote, &content], &message.content, c.detector)
+    if c.detector.scan(&together).is_some() {
+        return Err(DropReason::Forbidden);
+    }
+    let source = text::normalize(&message.content);
+    if c.detector.scan(&source).is_some()
+        && (cuts_into_a_finding(&quote, &source, c.detector)
+            || carries_part_of_an_identifier(&[&quote, &content], &source, c.detector))
     {
         return Err(DropReason::Forbidden);
     }
