@@ -6,12 +6,12 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = match Cli::parse_quietly() {
         Ok(cli) => cli,
-        Err(refused) if refused.on_stdout => {
-            print!("{}", refused.message);
-            return ExitCode::from(refused.code.clamp(0, 255) as u8);
-        }
         Err(refused) => {
-            eprint!("{}", refused.message);
+            if refused.on_stdout {
+                print!("{}", refused.message);
+            } else {
+                eprint!("{}", refused.message);
+            }
             return ExitCode::from(refused.code.clamp(0, 255) as u8);
         }
     };

@@ -425,27 +425,27 @@ fn is_chinese_mobile(digits: &str) -> bool {
 fn valid_in(region: Option<Id>, digits: &str) -> bool {
     match region {
         Some(id) => DATABASE.by_id(id.as_ref()).is_some_and(|meta| valid_national(meta, digits)),
-        None => (1..=3).filter(|&k| k < digits.len()).any(|k| {
-            digits[..k].parse::<u16>().is_ok_and(|code| {
-                DATABASE.by_code(&code).is_some_and(|metas| {
-                    metas.iter().any(|meta| valid_national(meta, &digits[k..]))
-                })
-            })
-        }),
+        None => in_some_country(digits, valid_national),
     }
+}
+
+/// Whether `digits`, read as a country calling code of one to three digits
+/// and the number after it, `fits` one of the code's countries.
+fn in_some_country(digits: &str, fits: impl Fn(&Metadata, &str) -> bool) -> bool {
+    (1..=3).filter(|&k| k < digits.len()).any(|k| {
+        digits[..k].parse::<u16>().is_ok_and(|code| {
+            DATABASE
+                .by_code(&code)
+                .is_some_and(|metas| metas.iter().any(|meta| fits(meta, &digits[k..])))
+        })
+    })
 }
 
 /// A number written after `+` in groups that fits its country's general
 /// pattern and lengths, though no number type (`+44 7700 900123`, a range
 /// kept for fiction, is still someone's way of writing a phone number).
 fn possible_international(digits: &str) -> bool {
-    (1..=3).filter(|&k| k < digits.len()).any(|k| {
-        digits[..k].parse::<u16>().is_ok_and(|code| {
-            DATABASE.by_code(&code).is_some_and(|metas| {
-                metas.iter().any(|meta| meta.descriptors().general().is_match(&digits[k..]))
-            })
-        })
-    })
+    in_some_country(digits, |meta, national| meta.descriptors().general().is_match(national))
 }
 
 /// Whether `digits` (with or without the region's trunk prefix) is a valid
