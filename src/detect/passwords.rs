@@ -22,7 +22,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Links between a password word and its value that are words of their own
 /// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`).
-const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\bfor\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bof\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\bes\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
+const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of)\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\bes\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.
