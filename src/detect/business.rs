@@ -153,6 +153,17 @@ static NOT_A_PRICE: WordSet = WordSet::new(&[
     "示例",
     "例如",
     "比如",
+    "假设",
+    "假如",
+    "如果",
+    "if",
+    "were",
+    "suppose",
+    "supposing",
+    "assume",
+    "assuming",
+    "hypothetical",
+    "hypothetically",
     "example",
     "e.g",
     "格式",
@@ -236,23 +247,23 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复)";
+const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检)";
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
 /// When something is expected to arrive: a day, a date, a clock time, a span.
-const ARRIVAL_TIME: &str = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号]";
+const ARRIVAL_TIME: &str = r"(?:(?:this|next|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号]";
 
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被|到现在|至今))*";
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
-        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
+        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+(?:[\w-]+\s+){{0,3}}?)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
         r"(?i)\b(?P<id>[A-Z]{2,6}-\d{2,}[A-Za-z0-9\-]*)(?:\s+(?:is|was|has\s+been|got|just|now|still))*\s+(?P<status>approved|rejected|shipped|closed|resolved|cancell?ed|delivered|dispatched|signed\s+off|released|paid|pending(?:\s+(?:approval|review|sign-?off|release))?|awaiting\s+(?:approval|review|sign-?off|release)|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
         // HACCP plan v7 is still pending approval / the recall notice for lot L2405-118 got approved.
@@ -267,8 +278,8 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
         format!(r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
-        // new ETA tomorrow 9am: a fresh estimate needs no verb.
-        format!(r"(?i)\b(?:new|revised|updated|latest|current)\s+ETA\s+(?:now\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
+        // new ETA tomorrow 9am / in transit, ETA this Thursday: an estimate needs no verb.
+        format!(r"(?i)(?:\b(?:new|revised|updated|latest|current)\s+|(?:^|[,;(]|\bwith\s+an?)\s*)ETA\s+(?:now\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
         r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|这周|本周|下周|这个月|月底|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号]|\d{1,2}\s*[号日])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
         // the shipment arrives tomorrow: an arrival told, not asked.
         format!(r"(?i)\b(?:shipment|delivery|order|container|truck|tanker|load|consignment|parcel|pallets?)\b[^.;!?\n]{{0,30}}?\b(?:arrives?|arriving|will\s+arrive|lands?|will\s+land|is\s+due|gets\s+in)\s+(?:on\s+|at\s+|by\s+)?(?P<status>{ARRIVAL_TIME})\b(?P<after>)"),
@@ -417,6 +428,70 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
         || (STOCK_TRIGGERS.is_match(words) && has_stock(words))
         || (STATUS_TRIGGERS.is_match(words) && has_status(words))
         || (READING_TRIGGERS.is_match(words) && has_reading(words))
+        || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
+}
+
+/// Words every pattern of [`ELSEWHERE`] needs one of.
+static ELSEWHERE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:preis|kurs|lagerbestand|bestand|vorrat|bestellung|auftrag|lieferung|sendung|freigabe|antrag|precio|stock|inventario|existencias|quedan|pedido|envio|solicitud|prix|inventaire|reste|commande|livraison|expedition|demande)|在[庫库]|残量|[価价]格|[単单][価价]|[値值]段|相[場场]|注文|[発发]注|出荷|承[認认]|配送|荷物|재고|가격|단가|시세|주문|발주|배송|승인|결재|출하",
+    )
+});
+
+/// Live facts in German, Spanish, French, Japanese and Korean: a current
+/// price (`Der aktuelle Preis … liegt bei 2,90 €`, `価格は1200円`), stock
+/// (`Le stock actuel … est de 40 sachets`, `재고는 300kg`) or status (`El
+/// pedido 7781 está en tránsito`). The words view has dropped the accents.
+static ELSEWHERE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let of_de = r"(?:\s+(?:fur|von|des|der|an)\s+[\w\s\-]{1,30}?)?";
+    let of_es = r"(?:\s*(?:del?|de\s+la|de\s+los|de\s+las)\s+[\w\s\-]{1,30}?)?";
+    let of_fr = r"(?:\s*(?:du|de\s+la|des|de|d')\s*[\w\s\-]{1,30}?)?";
+    let qty = r"\d[\d.,]*";
+    [
+        // German.
+        format!(r"(?i)\b(?:aktuelle[rn]?\s+)?(?:preis|einkaufspreis|tagespreis|marktpreis|stuckpreis|kurs)\b{of_de}\s+(?:liegt|steht|betragt|ist)\s+(?:derzeit\s+|aktuell\s+|heute\s+|gerade\s+|jetzt\s+|bei\s+|ca\.?\s+|um\s+)*[€$]?\s*{qty}"),
+        format!(r"(?i)\b(?:aktuelle[rn]?\s+)?(?:lagerbestand|restbestand|bestand|vorrat)\b{of_de}\s+(?:liegt|betragt|ist|sind|:)\s+(?:derzeit\s+|aktuell\s+|noch\s+|nur\s+|bei\s+|ca\.?\s+)*{qty}"),
+        r"(?i)\b(?:bestellung|auftrag|lieferung|sendung|freigabe|antrag|ticket)\b[^.;!?\n]{0,30}?\b(?:ist|wurde|sind)\s+(?:bereits\s+|gerade\s+|noch\s+|jetzt\s+|schon\s+|heute\s+)*(?:genehmigt|freigegeben|versandt|verschickt|unterwegs|storniert|abgelehnt|ausstehend|in\s+bearbeitung|geliefert|zugestellt|abgeschlossen)\b".to_string(),
+        // Spanish.
+        format!(r"(?i)\bprecio\s+(?:actual\s+)?{of_es}\s*(?:actual\s+)?(?:es|esta|ronda|anda)\s+(?:de\s+|en\s+|los\s+|unos\s+|hoy\s+|ahora\s+)*[€$]?\s*{qty}"),
+        format!(r"(?i)\b(?:stock|inventario|existencias)\s+(?:actual(?:es)?\s+)?{of_es}\s*(?:actual(?:es)?\s+)?(?:es|son|esta|:)\s+(?:de\s+|en\s+|solo\s+|hoy\s+)*{qty}"),
+        r"(?i)\b(?:quedan|nos\s+quedan|tenemos)\s+(?:solo\s+|solamente\s+)?\d+\s+(?:sacos|cajas|kg|kilos|toneladas|palets|bidones|bolsas)\b".to_string(),
+        r"(?i)\b(?:pedido|orden|envio|aprobacion|solicitud|ticket|factura|entrega)\b[^.;!?\n]{0,30}?\b(?:esta|fue|ha\s+sido|sigue)\s+(?:ya\s+|todavia\s+|aun\s+)?(?:en\s+transito|en\s+camino|en\s+aduana|aprobad[oa]|rechazad[oa]|pendiente|enviad[oa]|entregad[oa]|cancelad[oa]|retenid[oa])\b".to_string(),
+        // French.
+        format!(r"(?i)\bprix\s+(?:actuel\s+)?{of_fr}\s*(?:actuel\s+)?(?:est|s'eleve|tourne)\s+(?:de\s+|a\s+|autour\s+de\s+|environ\s+|aujourd'hui\s+)*[€$]?\s*{qty}"),
+        format!(r"(?i)\b(?:stock|inventaire)\s+(?:actuel\s+)?{of_fr}\s*(?:actuel\s+)?(?:est|:)\s+(?:de\s+|d'environ\s+|seulement\s+)*{qty}"),
+        r"(?i)\bil\s+(?:nous\s+)?reste\s+(?:seulement\s+|encore\s+)?\d+\s+(?:sacs|sachets|cartons|kg|tonnes|palettes|futs|bidons)\b".to_string(),
+        r"(?i)\b(?:commande|livraison|expedition|demande|ticket|facture|envoi)\b[^.;!?\n]{0,30}?\b(?:est|a\s+ete)\s+(?:deja\s+|toujours\s+|maintenant\s+)?(?:en\s+transit|en\s+cours\s+de\s+livraison|approuvee?|validee?|rejetee?|expediee?|livree?|annulee?|en\s+attente|bloquee?\s+en\s+douane)\b".to_string(),
+        // Japanese.
+        r"(?:在[庫库]数?|残量)(?:は|が|:)?\s*(?:[現现]在|今|[約约]|まだ|残り)?\s*\d[\d,.]*\s*(?:トン|(?i:kg|t)\b|キロ|[個个]|箱|袋|本|ケース|パレット|缶|リットル)".to_string(),
+        r"(?:[価价]格|[単单][価价]|[値值]段|相[場场]|[売卖][値值]|仕入れ[値值])(?:は|が|:)\s*(?:[現现]在|今|[約约]|今日)?\s*[¥$]?\d[\d,.]*\s*(?:円|ドル|元|ユーロ)".to_string(),
+        r"(?:注文|[発发]注|出荷|承[認认]|申[請请]|配送|荷物|チケット)[^。、\n]{0,12}?(?:は|が)\s*(?:[現现]在|まだ|もう|既に|すでに)?\s*(?:承[認认]済み|承[認认]待ち|出荷済み|[発发]送済み|[輸输]送中|配送中|保留中|却下|キャンセル済み|到着済み)".to_string(),
+        // Korean.
+        r"재고(?:는|가|량은|량이|:)?\s*(?:현재|지금|약)?\s*\d[\d,.]*\s*(?:(?i:kg|t)|톤|개|박스|포대|통|병)".to_string(),
+        r"(?:가격|단가|시세)(?:은|는|이|:)?\s*(?:현재|지금|약|오늘)?\s*\d[\d,.]*\s*(?:원|달러|위안|유로)".to_string(),
+        r"(?:주문|발주|배송|승인|결재|출하|티켓)[^.,\n]{0,12}?(?:은|는|이|가)\s*(?:현재|지금|이미|아직)?\s*(?:승인\s*완료|승인\s*대기|배송\s*중|출하\s*완료|보류|반려|결재\s*대기|처리\s*중)".to_string(),
+    ]
+    .iter()
+    .map(|p| super::re(p))
+    .collect()
+});
+
+/// Words that make one of [`ELSEWHERE`] a condition, an example or a
+/// figure from the past, in the languages it reads.
+static NOT_LIVE_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:wenn|falls|beispiel|si|ejemplo|exemple|cuando|quand|lorsque)\b|z\.\s?b\.|もし|場合|例えば|만약|경우|예를|(?:^|[\s(])(?:19|20)\d{2}(?:$|[\s,.)年])|\?",
+    )
+});
+
+fn has_live_fact_elsewhere(words: &str) -> bool {
+    ELSEWHERE.iter().any(|r| {
+        r.find_iter(words).any(|m| {
+            let statement = statement_of(words, m.start(), m.end());
+            !NOT_LIVE_ELSEWHERE.is_match(statement)
+                && !super::claims::ends_with_question(words, statement)
+        })
+    })
 }
 
 /// Words every reading pattern needs one of: "now" in some form.
@@ -525,7 +600,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
     )
 });
 
@@ -589,7 +664,9 @@ static A_YEAR: LazyLock<Regex> =
 /// the "元" belongs to another word (`一元二次`, `三元组`, `元素`), or it is a
 /// `$1`-style placeholder.
 fn money_is_a_price(words: &str, c: &Captures) -> bool {
-    if is_not_a_price(words, c) {
+    // Group 0 is the whole match: every capture has it.
+    let m = c.get(0).expect("group 0");
+    if is_not_a_price(words, c) || mentions(clause_of(words, m.start(), m.end()), &A_LIMIT) {
         return false;
     }
     let after = c.name("after").map_or("", |m| m.as_str());
@@ -621,6 +698,26 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
         .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '{' || ch == '\\');
     !glued && (num.len() >= 2 || num.contains('.'))
 }
+
+/// Words that make a bare amount a limit in a rule (`采购申请超过 5 万元要走总经理审批`,
+/// `orders over $500 need a second signature`), not a price.
+static A_LIMIT: WordSet = WordSet::new(&[
+    "超过",
+    "以上",
+    "以下",
+    "低于",
+    "高于",
+    "不超过",
+    "满",
+    "above",
+    "over",
+    "under",
+    "exceeding",
+    "exceeds",
+    "more than",
+    "less than",
+    "up to",
+]);
 
 /// Words that make "out of stock" a topic or a rule rather than a fact.
 static NOT_OUT_OF_STOCK: WordSet = WordSet::new(&[
@@ -769,8 +866,19 @@ fn has_stock(words: &str) -> bool {
                     && has_digitish(&c)
                     && !not_stock
                     && !mentions(clause, &NOT_A_STOCK_LEVEL)
+                    && !is_a_collection(words, m.start())
             })
         })
+}
+
+/// The `库` at `start` ends the name of a collection of records, not of
+/// goods: `配方库里目前有 340 个配方版本`, `数据库存了 12 万条`.
+fn is_a_collection(words: &str, start: usize) -> bool {
+    const COLLECTIONS: &[&str] = &[
+        "配方", "数据", "知识", "题", "代码", "文献", "资料", "素材", "图", "模板", "词", "标准",
+        "案例", "方法", "文档", "规则", "向量",
+    ];
+    words[start..].starts_with('库') && COLLECTIONS.iter().any(|c| words[..start].ends_with(c))
 }
 
 fn has_status(words: &str) -> bool {
@@ -813,7 +921,9 @@ static NAMED_ID: LazyLock<Regex> = LazyLock::new(|| super::re(r"\b[A-Z]{1,6}-?\d
 fn status_word_dropped(after: &str) -> &str {
     // `shipped and will arrive Thursday`: a new clause, not a list of statuses.
     static AND_THEN: LazyLock<Regex> = LazyLock::new(|| {
-        super::re(r"(?i)^\s*and\s+(?:will|should|is|was|has|arrives?|lands?|gets?|goes|expected)\b")
+        super::re(
+            r"(?i)^\s*and\s+(?:will|should|is|was|has|arriv|land|get|goes|expect|assig|await|wait|sitt|being|sched|need)",
+        )
     });
     if AND_THEN.is_match(after) {
         return "";
@@ -896,8 +1006,44 @@ mod tests {
             "去年 5 月断过一次货",
             "the canteen is 10 minutes away",
             "the new label is approved by marketing style guide rules",
+            "配方库里目前有 340 个配方版本",
+            "采购申请超过 5 万元要走总经理审批",
+            "假设白砂糖 6000 元/吨，帮我算每吨酸奶的糖成本",
+            "If butter were €5,000/t, what would the margin be?",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn live_facts_in_other_languages_are_facts() {
+        for t in [
+            "Der aktuelle Preis für Magermilchpulver liegt bei 2,90 €/kg.",
+            "Der Lagerbestand an Kulturen beträgt noch 40 Beutel.",
+            "Die Bestellung 4471 wurde bereits versandt.",
+            "El pedido 7781 está en tránsito desde ayer.",
+            "El precio actual del suero es de 1.200 € por tonelada.",
+            "Le stock actuel de ferments lactiques est de 40 sachets.",
+            "La commande 5521 a été expédiée ce matin.",
+            "現在の脱脂粉乳の在庫は 1.2 トンです。",
+            "価格は1200円です",
+            "注文は既に出荷済みです",
+            "현재 유청 단백질 재고는 300kg입니다.",
+            "단가는 현재 4500원입니다",
+            "The cocoa powder shipment is in transit, ETA this Thursday.",
+            "Ticket INC-48213 is currently open and assigned to IT.",
+            "配方变更申请 ECN-2024-031 现在的审批状态是“已驳回”",
+            "这批益生菌的到货状态：海关查验中",
+        ] {
+            assert!(has_live_fact(&crate::detect::view(t)), "{t:?}");
+        }
+        for t in [
+            "Wenn der Preis über 3 € liegt, bitte melden.",
+            "Le prix était de 2 € en 2019.",
+            "¿El pedido 7781 está en tránsito?",
+            "Der Bestand ist ein Begriff aus der Lagerhaltung.",
+        ] {
+            assert!(!has_live_fact(&crate::detect::view(t)), "{t:?}");
         }
     }
 }

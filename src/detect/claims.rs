@@ -36,7 +36,7 @@ const SUBJECT_ZH: &str = concat!(
 const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
 
 /// Privileged roles, in Chinese (and the English words Chinese text uses).
-const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|权限负责人|权限管理员)";
+const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|(?i:approvers?\b)|(?i:signator(?:y|ies)\b)|权限负责人|权限管理员)";
 
 /// Rights, access and authority, in Chinese.
 const RIGHT_ZH: &str = r"(?:特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
@@ -51,7 +51,7 @@ const SUBJECT_EN: &str = r"(?:(?:\b(?:the|this)\s+user\s*,\s*[A-Za-z][\w-]{1,20}
 const ADVERB_EN: &str = r"(?:\s+(?:also|already|now|currently|still|actually|really|officially|definitely|just|basically|effectively|technically|both|all|personally)){0,2}";
 
 /// Privileged roles, in English.
-const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|super[ -]?users?|sysadmins?|root(?:\s+user)?|approvers?|approving\s+(?:authority|manager|officer)|approval\s+(?:authority|owner|manager)|sign[ -]?off\s+authority|(?:authori[sz]ed\s+)?signator(?:y|ies)|authori[sz]ers?|release\s+authority|(?:tenant|workspace|account|system|org(?:anization)?)\s+owners?|owners?\s+of\s+(?:the|this|our|that)\s+(?:tenant|workspace|account|system|org|organi[sz]ation|instance|server|database|subscription|deployment|bot|assistant|agent)|global\s+admins?|domain\s+admins?|dba|privileged\s+users?|sudoers?)\b";
+const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|super[ -]?users?|sysadmins?|root(?:\s+user)?|approvers?|approving\s+(?:authority|manager|officer)|approval\s+(?:authority|owner|manager)|sign[ -]?off\s+authority|(?:authori[sz]ed\s+)?signator(?:y|ies)|authori[sz]ers?|release\s+authority|(?:tenant|workspace|account|system|org(?:anization)?)\s+owners?|owners?\s+of\s+(?:the|this|our|that)\s+(?:(?:production|prod|main|company|corporate|admin|master|root|shared|global|live)\s+)?(?:tenant|workspace|account|system|org|organi[sz]ation|instance|server|database|subscription|deployment|bot|assistant|agent)|global\s+admins?|domain\s+admins?|dba|privileged\s+users?|sudoers?)\b";
 
 /// Words every claim pattern needs one of (roles, rights, acts of
 /// authority, modals of permission), for the Chinese patterns and for the
@@ -61,7 +61,7 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式",
+            r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式",
         ),
         super::re(
             r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|aprob|droits|rechte|freigeb|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
@@ -247,7 +247,7 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // Who gets into the lab portal is my call.
         r"(?i)\b(?P<part>who)\s+(?:gets|can\s+get|may\s+get|is\s+allowed|can|may|goes)\s+(?:in(?:to)?|access|on(?:to)?|through)\b[^.;\n?]{0,40}?\b(?:is|are)\s+(?:my|his|her|the\s+user's)\s+(?:call|decision|choice|say)\b".to_string(),
         // Soy el administrador / je suis administrateur / ich bin Administrator.
-        r"(?i)\b(?:soy|es|eres)\s+(?:el\s+|la\s+|un\s+|una\s+)?(?:administrador|administradora|aprobador|aprobadora)\b|\btengo\s+(?:permisos?|acceso|derechos)\s+de\s+(?:administrador|aprobacion|admin)\b".to_string(),
+        r"(?i)\b(?:soy|es|eres)\s+(?:el\s+|la\s+|un\s+|una\s+)?(?:administrador|administradora|aprobador|aprobadora)\b|\b(?:tengo|tiene)\s+(?:los\s+)?(?:permisos?|acceso|derechos)\s+(?:de\s+)?(?:administrador|aprobacion|aprobador|aprobadora|admin|firma|superusuario)\b|\b(?:puedo|puede)\s+aprobar\s+(?:yo\s+)?(?:solo|sola|directamente|sin)\b".to_string(),
         r"(?i)\b(?:je\s+suis|il\s+est|elle\s+est)\s+(?:l'|le\s+|la\s+|un\s+|une\s+)?(?:administrat(?:eur|rice)|approbat(?:eur|rice))\b|\bj'ai\s+les\s+droits\s+(?:d'|de\s+)?(?:admin|administrat|approbation)".to_string(),
         r"(?i)\b(?:ich\s+bin|er\s+ist|sie\s+ist)\s+(?:der\s+|die\s+|ein\s+|eine\s+)?(?:administrator(?:in)?|admin|freigeber(?:in)?)\b|\bich\s+habe\s+(?:admin|administrator)-?(?:rechte|zugang)\b".to_string(),
         // I'm on the approval committee / he belongs to the Administrators group.

@@ -156,6 +156,8 @@ static VENDOR_TOKENS: LazyLock<Regex> = LazyLock::new(|| {
         r"\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}",
         r"\b\d{8,10}:AA[A-Za-z0-9_\-]{30,}",
         r"\b[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,}",
+        // Azure storage and Service Bus connection strings.
+        r"(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*[A-Za-z0-9+/]{40,}={0,2}",
         // Chat-bot webhooks: DingTalk, Feishu/Lark, WeCom, Discord, Teams, Zapier.
         r"oapi\.dingtalk\.com/robot/send\?access_token=[A-Za-z0-9]{16,}",
         r"\bSEC[a-f0-9]{64}\b",
@@ -198,7 +200,7 @@ static URL_SECRET_PARAM: LazyLock<Regex> = LazyLock::new(|| {
 /// Key words that label the value next to them as a secret.
 static SECRET_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:[a-z0-9]+[_\-])*(?:api[ _\-]?keys?|api[ _\-]?secret|secret(?:[ _\-]?(?:key|id|access[ _\-]?key))?|(?:access|auth|refresh|bearer|session|private|personal|api|id)?[ _\-]?tokens?|access[ _\-]?keys?(?:[ _\-]?(?:id|secret))?|accesskey(?:id|secret)?|app[ _\-]?(?:secret|key)|secretkey|secretid|client[ _\-]?secret|credentials?|signing[ _\-]?key|encryption[ _\-]?key|webhook|license[ _\-]?key|aws|aliyun|ak|sk|keys?)(?:[_\-][a-z0-9]+)*\b|密钥|秘钥|令牌|凭证|凭据|授权码|激活码|签名密钥|口令码",
+        r"(?i)\b(?:[a-z0-9]+[_\-])*(?:api[ _\-]?keys?|api[ _\-]?secret|secret(?:[ _\-]?(?:key|id|access[ _\-]?key))?|(?:access|auth|refresh|bearer|session|private|personal|api|id)?[ _\-]?tokens?|access[ _\-]?keys?(?:[ _\-]?(?:id|secret))?|accesskey(?:id|secret)?|app[ _\-]?(?:secret|key)|secretkey|secretid|client[ _\-]?secret|credentials?|signing[ _\-]?key|encryption[ _\-]?key|webhook|license[ _\-]?key|aws|aliyun|ak|sk|keys?|account[ _\-]?key|shared[ _\-]?access[ _\-]?(?:key|signature)|(?:api[ _\-]?|zugangs)?schl[uü]ssel|cl[ée]s?(?:\s+(?:d'api|api|secr[eè]te|de\s+api))?|clave(?:\s+(?:de\s+)?api|\s+secreta)?)(?:[_\-][a-z0-9]+)*\b|密钥|秘钥|令牌|凭证|凭据|授权码|激活码|签名密钥|口令码|(?i:api)\s?キー|アクセスキー|シークレット|トークン|(?i:api)\s?키|시크릿|토큰|액세스\s?키",
     )
 });
 

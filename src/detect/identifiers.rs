@@ -45,6 +45,27 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "新号",
     "my number",
     "his number",
+    "erreichen",
+    "telefon",
+    "handy",
+    "anrufen",
+    "rufen sie",
+    "unter der nummer",
+    "telephone",
+    "portable",
+    "appeler",
+    "appelez",
+    "joindre",
+    "telefono",
+    "llamar",
+    "llamame",
+    "movil",
+    "celular",
+    "電話",
+    "携帯",
+    "전화",
+    "연락처",
+    "휴대폰",
     "her number",
     "call",
     "phone",
@@ -148,6 +169,28 @@ static CARD_WORDS: WordSet = WordSet::new(&[
     "paid with",
     "扣款",
     "付款卡",
+]);
+
+/// Words anywhere in a text that name a payment card or a charge to one.
+static CARD_NAMES: WordSet = WordSet::new(&[
+    "信用卡",
+    "银行卡",
+    "借记卡",
+    "卡号",
+    "visa",
+    "mastercard",
+    "amex",
+    "unionpay",
+    "credit card",
+    "debit card",
+    "card number",
+    "card no",
+    "charge it",
+    "charge the",
+    "charge to",
+    "pay with",
+    "paid with",
+    "bill to",
 ]);
 
 /// Words that say a number is a technical identifier or a count: a batch,
@@ -263,7 +306,8 @@ pub(crate) fn find(views: &Views) -> Option<super::Category> {
     if views.runs.iter().any(has_national_id) || has_foreign_id(&views.words) {
         return Some(Category::NationalId);
     }
-    if views.runs.iter().any(has_bank_card) || has_iban(&views.words) {
+    let card_named = mentions(&views.words, &CARD_NAMES);
+    if views.runs.iter().any(|run| has_bank_card(run, card_named)) || has_iban(&views.words) {
         return Some(Category::BankCard);
     }
     if views.runs.iter().any(has_phone) {
@@ -682,7 +726,9 @@ fn is_ssn(area: &str, group: &str, serial: &str) -> bool {
 /// A bank card number: 13–19 digits in a card network's range, not all the
 /// same digit, passing the Luhn check. With a word such as 卡号 or card
 /// nearby, 16–19 digits in range are enough (a mistyped card is still one).
-fn has_bank_card(run: &NumberRun) -> bool {
+/// A word such as `sample` before it makes it a code, unless the text
+/// names a card (`card_named`: `corporate Visa for sample purchases: …`).
+fn has_bank_card(run: &NumberRun, card_named: bool) -> bool {
     if run.digits.len() < 13 {
         return false;
     }
@@ -694,7 +740,7 @@ fn has_bank_card(run: &NumberRun) -> bool {
         return matches!(d.len(), 16 | 19) && in_card_range(d) && luhn_valid(d);
     }
     let labelled = mentions(&run.around(), &CARD_WORDS);
-    if !labelled && mentions(&run.before, &TECH_WORDS) {
+    if !labelled && !card_named && mentions(&run.before, &TECH_WORDS) {
         return false;
     }
     windows(run).any(|(from, to)| {

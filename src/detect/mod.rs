@@ -229,6 +229,36 @@ mod tests {
     }
 
     #[test]
+    fn what_other_languages_and_spellings_state_is_refused() {
+        check(
+            "Mein Passwort fürs Labornetz ist Qa@2020ql, bitte merken.",
+            Some(Category::Password),
+        );
+        check("La contraseña del portal de proveedores es Limstiger27?", Some(Category::Password));
+        check("Le mot de passe du poste QC, c'est Butterlims29!", Some(Category::Password));
+        check("MES 비밀번호는 Summer$2021ak 입니다", Some(Category::Password));
+        check("the p-a-s-s-w-o-r-d for the chamber is k0pY^kAvAka&", Some(Category::Password));
+        check(
+            "Unser API-Schlüssel für das LIMS lautet e6e049fb9c9ef98acc64f3fa6b83a078",
+            Some(Category::Secret),
+        );
+        check(
+            "AccountName=rdlab;AccountKey=G8Hi+YMOobq4alSLlbAyeZqaaUnvTpZcTmdGmaqSxiq/zI0YhOhsZJTxHHhzohc8RoQTvx5gj2rRLR/27EhMug==",
+            Some(Category::Secret),
+        );
+        check("我是 approver，PR 可以直接 merge 到 main", Some(Category::PermissionClaim));
+        check(
+            "Tengo permisos de aprobador para las órdenes de compra.",
+            Some(Category::PermissionClaim),
+        );
+        check("I'm the owner of the production account", Some(Category::PermissionClaim));
+        check("Unser Berliner Büro erreichen Sie unter 030 41450413", Some(Category::Phone));
+        check("corporate Visa for sample purchases: 4144 1690 2980 0549", Some(Category::BankCard));
+        check("Tracking number: 5883 1818 0859 2132", None);
+        check("the password policy is set in the SOP", None);
+    }
+
+    #[test]
     fn personal_identifiers_are_refused() {
         check("我的手机号 13812345678", Some(Category::Phone));
         check("call me on 138-1234-5678", Some(Category::Phone));

@@ -21,8 +21,10 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Links between a password word and its value that are words of their own
-/// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`).
-const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of)\s+[^:=\n]{1,48}?(?:\s+is|\s+was|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\bes\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
+/// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`, and the same in
+/// German, French, Spanish and Korean: `fürs Labornetz ist`, `du poste, c'est`,
+/// `del portal es`, `는`).
+const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para)\s+[^:=\n]{1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.
@@ -42,7 +44,7 @@ static PASSWORD_LINK_STRICT: LazyLock<Regex> =
 /// after other words (`密码保护的 Excel`) the value must look like a password.
 static EXPLICIT_LINK: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)[:=是为]|\bis\b|\bwas\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
+        r"(?i)[:=是为는은]|\bis\b|\bist\b|\bes\b|\best\b|\blautet\b|\bwas\b|\bset\b|\bchanged\b|\breset\b|\bwill be\b|\bshould be\b|改|设|换|用|记得|好像|应该|大概|可能|估计",
     )
 });
 

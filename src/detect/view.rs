@@ -54,7 +54,30 @@ pub fn view(text: &str) -> String {
             out.push(c);
         }
     }
-    simplified(&latin_look_alikes(without_accents(out)))
+    simplified(&latin_look_alikes(without_accents(letters_joined(out))))
+}
+
+/// `p a s s w o r d`, `p.a.s.s.w.o.r.d`, `p-a-s-s-w-o-r-d`: four or more
+/// single Latin letters, each set apart by one space, dot, dash or star,
+/// read as the word they spell. Most texts hold no such run.
+fn letters_joined(text: String) -> String {
+    static SPELLED: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| super::re(r"\b[A-Za-z]\b(?:[ .*\-][A-Za-z]\b){3,}"));
+    let separator = |b: u8| matches!(b, b' ' | b'.' | b'*' | b'-');
+    let spaced = text.as_bytes().windows(4).any(|w| {
+        w[0].is_ascii_alphabetic()
+            && separator(w[1])
+            && w[2].is_ascii_alphabetic()
+            && separator(w[3])
+    });
+    if !spaced {
+        return text;
+    }
+    SPELLED
+        .replace_all(&text, |c: &regex::Captures| {
+            c[0].chars().filter(char::is_ascii_alphabetic).collect::<String>()
+        })
+        .into_owned()
 }
 
 /// `pássword`, `密\u{301}码`: marks on Latin letters, digits and Chinese
@@ -683,6 +706,15 @@ fn is_label_before(chars: &[char], joiner: Option<usize>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_spelled_one_by_one_are_read_as_a_word() {
+        assert_eq!(view("the p-a-s-s-w-o-r-d is x"), "the password is x");
+        assert_eq!(view("p.a.s.s.w.o.r.d: x"), "password: x");
+        assert_eq!(view("my p a s s is x"), "my pass is x");
+        assert_eq!(view("U.S.A. and a b c"), "U.S.A. and a b c");
+        assert_eq!(view("plan B or C"), "plan B or C");
+    }
 
     #[test]
     fn leetspeak_is_undone_inside_words_only() {

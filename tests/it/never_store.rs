@@ -37,7 +37,11 @@ fn corpus() -> Vec<Line> {
                 ),
             };
             let lang = v["lang"].as_str().unwrap_or_default().to_string();
-            assert!(lang == "zh" || lang == "en", "line {}: lang must be zh or en", i + 1);
+            assert!(
+                ["zh", "en", "ja", "ko"].contains(&lang.as_str()),
+                "line {}: lang must be zh, en, ja or ko (other Latin-script languages count as en)",
+                i + 1
+            );
             Line { number: i + 1, text: text.to_string(), category, lang }
         })
         .collect()
