@@ -178,6 +178,7 @@ pub struct HttpSection {
     pub listen: String,
     pub tokens: Vec<HttpToken>,
     pub header_timeout_secs: u64,
+    pub body_timeout_secs: u64,
     pub max_connections: u32,
 }
 
@@ -211,6 +212,9 @@ pub struct ConnectionLimits {
     /// byte or, on a kept-alive connection, from the previous answer
     /// (`http.header_timeout_secs`); then the connection is closed.
     pub header_timeout: std::time::Duration,
+    /// How long a request's body may take to arrive, from the end of its
+    /// headers (`http.body_timeout_secs`); then it is refused with 408.
+    pub body_timeout: std::time::Duration,
     /// Connections served at once (`http.max_connections`); more wait in the
     /// listen queue until one ends.
     pub max_connections: u32,
@@ -597,6 +601,9 @@ impl RawConfig {
         if self.http.header_timeout_secs == 0 {
             return Err(bad("http.header_timeout_secs", "must be at least 1".into()));
         }
+        if self.http.body_timeout_secs == 0 {
+            return Err(bad("http.body_timeout_secs", "must be at least 1".into()));
+        }
         if !(1..=MAX_HTTP_CONNECTIONS).contains(&self.http.max_connections) {
             return Err(bad(
                 "http.max_connections",
@@ -605,6 +612,7 @@ impl RawConfig {
         }
         let limits = ConnectionLimits {
             header_timeout: std::time::Duration::from_secs(self.http.header_timeout_secs),
+            body_timeout: std::time::Duration::from_secs(self.http.body_timeout_secs),
             max_connections: self.http.max_connections,
         };
         Ok(Http { listen, tokens: self.http.tokens.clone(), limits })
@@ -760,6 +768,7 @@ mod tests {
             Config::from_toml("").unwrap().http.limits,
             ConnectionLimits {
                 header_timeout: std::time::Duration::from_secs(10),
+                body_timeout: std::time::Duration::from_secs(10),
                 max_connections: 512
             }
         );
@@ -770,6 +779,7 @@ mod tests {
             ("tokens = [{ token_env = \"T\", users = [\"jay\"], token = \"x\" }]", "token"),
             ("port = 80", "http.port"),
             ("header_timeout_secs = 0", "http.header_timeout_secs"),
+            ("body_timeout_secs = 0", "http.body_timeout_secs"),
             ("max_connections = 0", "http.max_connections"),
         ] {
             let err = Config::from_toml(&format!("[http]\n{bad}\n")).unwrap_err().to_string();

@@ -18,9 +18,11 @@ pub const MAX_ID_CHARS: usize = 256;
 
 /// Checks a user, conversation or message id the same way wherever one comes
 /// in (ingest, the command line, the tools), so that no entry point stores an
-/// id another refuses: not blank, at most [`MAX_ID_CHARS`] characters, and no
-/// control characters (a newline would split a line of output or log in two).
-/// `what` names the id in the reason.
+/// id another refuses: not blank, at most [`MAX_ID_CHARS`] characters, no
+/// control characters (a newline would split a line of output or log in
+/// two), no invisible ones (`jay\u{200B}` and `\u{202E}jay` would show as
+/// `jay` on a page), and not `*`, which stands for every user in a token's
+/// or the MCP server's users. `what` names the id in the reason.
 pub fn check_id(id: &str, what: &str) -> Result<(), String> {
     if id.trim().is_empty() {
         return Err(format!("{what} must not be empty"));
@@ -30,6 +32,14 @@ pub fn check_id(id: &str, what: &str) -> Result<(), String> {
     }
     if id.chars().any(char::is_control) {
         return Err(format!("{what} must not contain control characters such as a newline"));
+    }
+    if id.chars().any(crate::text::is_invisible) {
+        return Err(format!(
+            "{what} must not contain invisible characters such as a zero-width space or a bidi override"
+        ));
+    }
+    if id == "*" {
+        return Err(format!("{what} must not be '*', which stands for every user"));
     }
     Ok(())
 }
@@ -713,7 +723,7 @@ mod tests {
     }
 
     #[test]
-    fn ids_are_not_blank_not_too_long_and_on_one_line() {
+    fn ids_are_not_blank_not_too_long_visible_and_on_one_line() {
         for ok in ["jay", "用户-1", " jay", &"x".repeat(MAX_ID_CHARS)] {
             assert_eq!(check_id(ok, "user_id"), Ok(()), "{ok}");
         }
@@ -723,6 +733,10 @@ mod tests {
             (&"x".repeat(MAX_ID_CHARS + 1), "longer than 256"),
             ("jay\nemma", "control characters"),
             ("jay\u{0}", "control characters"),
+            ("\u{200B}", "invisible characters"),
+            ("jay\u{200B}", "invisible characters"),
+            ("\u{202E}jay", "invisible characters"),
+            ("*", "every user"),
         ] {
             let err = check_id(bad, "user_id").unwrap_err();
             assert!(err.starts_with("user_id ") && err.contains(why), "{bad:?}: {err}");

@@ -82,8 +82,12 @@ fn init_logging(config: &Config, json: bool, quiet_runs: bool) {
     // async-openai logs a body it cannot parse, and a server error's message,
     // in full: model text that must never reach a log (spec §10.21). dreamd
     // logs those failures itself, by category.
+    // rmcp logs what an MCP client sent (tool arguments at ERROR when a call
+    // comes out of order, client info, method names) and every session id:
+    // off unless the operator names it.
+    let quiet_mcp = if level.contains("rmcp") { "" } else { ",rmcp=off" };
     let filter = tracing_subscriber::EnvFilter::new(format!(
-        "{level}{quiet_scheduler}{quiet_runs},async_openai=off"
+        "{level}{quiet_scheduler}{quiet_runs}{quiet_mcp},async_openai=off"
     ));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -208,12 +208,16 @@ impl utoipa::IntoResponses for Refusals {
             ("400", "An argument is missing or invalid, or the text may never be stored (code never_store)"),
             ("401", "No bearer token, or one that is not in http.tokens"),
             ("403", "The token may not act for this user, or the id belongs to another user"),
-            ("404", "No such memory or suggestion"),
+            ("404", "No such memory, suggestion or conversation"),
             ("405", "The path does not take this method"),
+            ("408", "The body did not arrive within http.body_timeout_secs"),
             ("409", "The record changed meanwhile (stale)"),
             ("413", "The body is larger than 1 MiB"),
+            ("414", "The request target is longer than 8 KiB"),
             ("415", "The body is not application/json"),
+            ("431", "More than 100 header lines or 64 KiB of headers"),
             ("500", "The store failed"),
+            ("503", "The database cannot be reached; try again"),
         ]
         .into_iter()
         .map(|(status, description)| {

@@ -28,9 +28,9 @@ pub const SESSION_COOKIE: &str = "dreamd_session";
 /// The cookie that ties a login form to the browser that loaded it.
 pub const LOGIN_COOKIE: &str = "dreamd_login";
 
-type Digest32 = [u8; 32];
+pub(crate) type Digest32 = [u8; 32];
 
-fn digest(secret: &str) -> Digest32 {
+pub(crate) fn digest(secret: &str) -> Digest32 {
     Sha256::digest(secret.as_bytes()).into()
 }
 

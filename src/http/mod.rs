@@ -13,6 +13,7 @@
 pub mod api;
 pub mod auth;
 mod lang;
+mod mcp_sessions;
 pub mod metrics;
 mod pages;
 
@@ -125,9 +126,11 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
         metrics: metrics.clone(),
         openapi,
     });
+    let sessions = Arc::new(mcp_sessions::McpSessions::new());
     let mcp = Router::new()
-        .route_service("/mcp", mcp_service(options.engine, stop))
+        .route_service("/mcp", mcp_service(options.engine, sessions.manager(), stop))
         .layer(middleware::from_fn(mcp_refusals))
+        .layer(middleware::from_fn_with_state(sessions, mcp_sessions::guard))
         .layer(middleware::from_fn_with_state(app.clone(), grant_from_token));
     let mut router = api.merge(mcp).merge(pages::routes());
     if let Some(metrics) = metrics {
@@ -138,13 +141,15 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
         .method_not_allowed_fallback(api::method_not_allowed)
         .fallback(pages::not_found)
         .with_state(app)
-        .layer(middleware::from_fn(limit_body))
+        .layer(middleware::from_fn(plain_refusals))
+        .layer(middleware::from_fn_with_state(options.limits.body_timeout, limit_body))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(limit_head)))
 }
 
 /// Refuses a request target or headers beyond [`MAX_URI_BYTES`],
-/// [`MAX_HEADERS`] or [`MAX_HEADER_BYTES`] with the refusal JSON of spec §13.
+/// [`MAX_HEADERS`] or [`MAX_HEADER_BYTES`], and an HTTP/1.1 request without
+/// exactly one `Host` (RFC 9112 §3.2), with the refusal JSON of spec §13.
 async fn limit_head(request: Request, next: Next) -> Response {
     let target = request.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if target > MAX_URI_BYTES {
@@ -153,6 +158,12 @@ async fn limit_head(request: Request, next: Next) -> Response {
             .into_response();
     }
     let headers = request.headers();
+    let hosts = headers.get_all(http::header::HOST).iter().count();
+    if request.version() == http::Version::HTTP_11 && hosts != 1 {
+        let message = "an HTTP/1.1 request needs exactly one Host header";
+        return api::ApiError::new(StatusCode::BAD_REQUEST, "invalid_argument", message)
+            .into_response();
+    }
     let bytes: usize = headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
     if headers.len() > MAX_HEADERS || bytes > MAX_HEADER_BYTES {
         let message =
@@ -167,6 +178,7 @@ async fn limit_head(request: Request, next: Next) -> Response {
 /// comes with each request from its bearer token ([`grant_from_token`]).
 fn mcp_service(
     engine: Arc<dyn Engine>,
+    sessions: Arc<LocalSessionManager>,
     stop: &CancellationToken,
 ) -> StreamableHttpService<DreamdMcp, LocalSessionManager> {
     let config = StreamableHttpServerConfig {
@@ -175,7 +187,7 @@ fn mcp_service(
     };
     StreamableHttpService::new(
         move || Ok(DreamdMcp::new(engine.clone(), Access::new(Vec::new(), Grant::HttpToken))),
-        Arc::new(LocalSessionManager::default()),
+        sessions,
         config,
     )
 }
@@ -248,6 +260,23 @@ fn mcp_refusal(status: StatusCode, sent_json: bool) -> api::ApiError {
     }
 }
 
+/// axum refuses a request its extractors cannot read (a path segment that
+/// is not UTF-8, say) in plain text, in words that may repeat what the
+/// client sent: every such refusal becomes the refusal JSON of spec §13.
+async fn plain_refusals(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let plain = response
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
+    if !status.is_client_error() || !plain {
+        return response;
+    }
+    let message = "the request's path or query does not fit the route (ids must be UTF-8 text)";
+    api::ApiError::new(status, "invalid_argument", message).into_response()
+}
+
 /// Refuses an MCP request without a valid bearer token (401) and attaches
 /// the token's grant to the request for the tools to read.
 async fn grant_from_token(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
@@ -261,20 +290,65 @@ async fn grant_from_token(State(app): State<Arc<App>>, request: Request, next: N
     }
 }
 
-/// Refuses a body declared larger than [`MAX_BODY_BYTES`] at once, and cuts
-/// one that grows past it while streaming (the readers then answer 413).
-async fn limit_body(request: Request, next: Next) -> Response {
+/// Reads the request's body whole before anything else sees it, within
+/// [`MAX_BODY_BYTES`] (413) and `timeout` (408): a client that declares a
+/// body and sends it slowly, or never, holds a connection for `timeout` at
+/// most, not until it gives up. A body declared larger is refused before it
+/// is read, and without inviting it (`Expect: 100-continue`).
+async fn limit_body(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
+    use http_body_util::BodyExt;
     let declared = request
         .headers()
         .get(http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
+    let encoded = request
+        .headers()
+        .get(http::header::CONTENT_ENCODING)
+        .is_some_and(|v| !v.as_bytes().eq_ignore_ascii_case(b"identity"));
+    if encoded {
+        let message = "bodies are read as sent: drop Content-Encoding and send plain JSON";
+        return api::ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            message,
+        )
+        .into_response();
+    }
     if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
-        discard_some(request.into_body()).await;
+        if !expects_continue(&request) {
+            let _ = tokio::time::timeout(timeout, discard_some(request.into_body())).await;
+        }
         return api::ApiError::too_large().into_response();
     }
-    let request = request.map(|body| Body::new(http_body_util::Limited::new(body, MAX_BODY_BYTES)));
-    next.run(request).await
+    let (parts, body) = request.into_parts();
+    let body = http_body_util::Limited::new(body, MAX_BODY_BYTES);
+    match tokio::time::timeout(timeout, body.collect()).await {
+        Ok(Ok(whole)) => next.run(Request::from_parts(parts, Body::from(whole.to_bytes()))).await,
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            api::ApiError::too_large().into_response()
+        }
+        Ok(Err(_)) => api::ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+            "the request body could not be read (broken chunked encoding or a closed connection)",
+        )
+        .into_response(),
+        Err(_) => api::ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            format!("the request body did not arrive within {} s", timeout.as_secs()),
+        )
+        .into_response(),
+    }
+}
+
+/// The client waits for a go-ahead before it sends the body.
+fn expects_continue(request: &Request) -> bool {
+    request
+        .headers()
+        .get(http::header::EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
 }
 
 /// How much of a refused body is read and dropped before answering 413.

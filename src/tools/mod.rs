@@ -332,6 +332,22 @@ impl<S: Store> Tools<S> {
         Manager::new(&self.store, self.now(), &self.detector).with_embedder(self.embedder.as_ref())
     }
 
+    /// Refuses another user's conversation as the other ids of spec §13
+    /// (403); whether the conversation exists at all.
+    async fn not_anothers_conversation(
+        &self,
+        user_id: &str,
+        conversation_id: &str,
+    ) -> Result<bool, Refusal> {
+        match self.store.conversation_owner(conversation_id, "").await? {
+            Some((owner, _)) if owner != user_id => Err(Refusal::new(
+                Code::Forbidden,
+                "conversation_id: the conversation belongs to another user than user_id",
+            )),
+            found => Ok(found.is_some()),
+        }
+    }
+
     /// The memory belongs to `user_id`, whom the caller may act for.
     async fn own_memory(
         &self,
@@ -384,9 +400,13 @@ impl<S: Store> Tools<S> {
         let scopes =
             a.scopes.iter().map(|s| parse_scope(s, "scopes")).collect::<Result<Vec<_>, _>>()?;
         let limit = a.limit.unwrap_or(crate::manage::DEFAULT_RECALL_LIMIT);
+        if limit == 0 {
+            return Err(Refusal::invalid("limit must be at least 1"));
+        }
         let query = a.query.as_deref();
         let m = self.manager();
         if let Some(conversation) = &a.conversation_id {
+            self.not_anothers_conversation(&a.user_id, conversation).await?;
             m.check_load_target(&a.user_id, conversation).await?;
         }
         let memories = m.recall(&a.user_id, &scopes, limit, query).await?;
@@ -428,6 +448,12 @@ impl<S: Store> Tools<S> {
             a.expires_at.as_deref().map(|t| parse_time(t, "expires_at")).transpose()?;
         if a.message_id.is_some() && a.conversation_id.is_none() {
             return Err(Refusal::invalid("message_id needs conversation_id"));
+        }
+        match &a.conversation_id {
+            Some(c) if !self.not_anothers_conversation(&a.user_id, c).await? => {
+                return Err(Refusal::new(Code::NotFound, "conversation_id: no such conversation"));
+            }
+            _ => {}
         }
         let source = a.conversation_id.map(|c| (c, a.message_id));
         let request =
@@ -595,17 +621,8 @@ impl<S: Store> Tools<S> {
     ) -> Result<Conversation, Refusal> {
         access.check(&a.user_id)?;
         let c = &a.conversation_id;
-        match self.store.conversation_owner(c, "").await? {
-            None => {
-                return Err(Refusal::new(Code::NotFound, "conversation_id: no such conversation"));
-            }
-            Some((owner, _)) if owner != a.user_id => {
-                return Err(Refusal::new(
-                    Code::Forbidden,
-                    "conversation_id: the conversation belongs to another user than user_id",
-                ));
-            }
-            Some(_) => {}
+        if !self.not_anothers_conversation(&a.user_id, c).await? {
+            return Err(Refusal::new(Code::NotFound, "conversation_id: no such conversation"));
         }
         let messages = self
             .store

@@ -295,6 +295,20 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         refusal(api.post(JAY_TOKEN, "recall", json!({"user_id": "emma"})).await);
     assert_eq!((status, code.as_str()), (403, "forbidden"), "{message}");
     assert_eq!(refusal(api.get(EMMA_TOKEN, "/v1/memories?user_id=jay").await).0, 403);
+    for tool in ["recall", "remember"] {
+        let args = json!({"user_id": "jay", "conversation_id": "e1", "kind": "background",
+            "scope": "global", "text": "I review the cultures"});
+        let (status, code, message) = refusal(api.post(JAY_TOKEN, tool, args).await);
+        assert_eq!((status, code.as_str()), (403, "forbidden"), "{tool}: emma's conversation");
+        assert!(!message.contains("--"), "{tool}: {message}");
+    }
+    let (status, code, _) = refusal(api.get(JAY_TOKEN, "/v1/memories/x%ff").await);
+    assert_eq!((status, code.as_str()), (400, "invalid_argument"), "a path that is not UTF-8");
+    for id in ["*", "jay\u{200B}", "\u{202E}jay"] {
+        let remember = json!({"user_id": id, "kind": "background", "scope": "global", "text": "x"});
+        let (status, code, _) = refusal(api.post(ADMIN_TOKEN, "remember", remember).await);
+        assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{id:?}");
+    }
     for tool in ["disable", "forget", "explain"] {
         let foreign =
             api.post(JAY_TOKEN, tool, json!({"user_id": "jay", "memory_id": emmas})).await;
@@ -424,7 +438,7 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
     let unknown_source = json!({"user_id": "jay", "kind": "background", "scope": "global",
         "text": "I work on yoghurt cultures", "conversation_id": "password=Hunter2Secret!"});
     let (status, _, message) = refusal(api.post(JAY_TOKEN, "remember", unknown_source).await);
-    assert!(status == 400 && message.contains("conversation_id"), "{message}");
+    assert!(status == 404 && message.contains("conversation_id"), "{message}");
     assert!(!message.contains("Hunter2"), "{message}");
     let (status, code, _) = refusal(api.get(JAY_TOKEN, "/v1/recall").await);
     assert_eq!((status, code.as_str()), (405, "method_not_allowed"));
@@ -809,6 +823,56 @@ async fn half_sent_requests_are_closed_after_the_header_timeout() {
     }
     let health = tokio::time::timeout(Duration::from_secs(10), health).await;
     assert_eq!(health.expect("healthz answers").unwrap().unwrap().status(), 200);
+}
+
+/// Sends `head` (a request's line and headers, ended by a blank line) and
+/// nothing more; returns the first line of the answer (within 10 s).
+async fn answer_to_head_alone(served: &Served, head: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = served.base.strip_prefix("http://").unwrap();
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = vec![0u8; 256];
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut answer)).await;
+    let n = read.expect("an answer within 10 s").unwrap();
+    String::from_utf8_lossy(&answer[..n]).lines().next().unwrap_or_default().to_owned()
+}
+
+/// A client that declares a body and never sends it gets 408 after
+/// `http.body_timeout_secs` (it held its connection until it gave up
+/// before); while such clients hold every slot, others wait only that long.
+/// A body declared over 1 MiB gets 413 at once, without `100 Continue`; a
+/// request without `Host` gets 400 and a compressed body 415.
+#[tokio::test(flavor = "multi_thread")]
+async fn bodies_that_never_arrive_are_refused_after_the_body_timeout() {
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__BODY_TIMEOUT_SECS", "1")
+        .env("DREAMD_HTTP__MAX_CONNECTIONS", "2");
+    let served = Served::start(&d);
+    let head = format!(
+        "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {JAY_TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    );
+    let held = [answer_to_head_alone(&served, &head), answer_to_head_alone(&served, &head)];
+    let health = tokio::spawn(reqwest::get(served.url("/healthz")));
+    for first_line in futures::future::join_all(held).await {
+        assert!(first_line.starts_with("HTTP/1.1 408"), "{first_line}");
+    }
+    let health = tokio::time::timeout(Duration::from_secs(10), health).await;
+    assert_eq!(health.expect("healthz answers").unwrap().unwrap().status(), 200);
+    let huge = "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n\
+                Content-Type: application/json\r\nExpect: 100-continue\r\n\
+                Content-Length: 1000000000\r\n\r\n";
+    let first_line = answer_to_head_alone(&served, huge).await;
+    assert!(first_line.starts_with("HTTP/1.1 413"), "{first_line}");
+    let no_host = answer_to_head_alone(&served, "GET /healthz HTTP/1.1\r\n\r\n").await;
+    assert!(no_host.starts_with("HTTP/1.1 400"), "{no_host}");
+    let gzipped = format!(
+        "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {JAY_TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{{}}"
+    );
+    let first_line = answer_to_head_alone(&served, &gzipped).await;
+    assert!(first_line.starts_with("HTTP/1.1 415"), "{first_line}");
 }
 
 /// SIGTERM closes idle connections and those still sending headers at

@@ -122,3 +122,76 @@ async fn an_agent_over_streamable_http_on_postgres() {
     let Some(d) = Dreamd::postgres().await else { return };
     agent_over_http(d).await;
 }
+
+/// `initialize` over raw HTTP with `token`: the status and the session id.
+async fn open_session(served: &Served, token: &str) -> (u16, Option<String>) {
+    let answer = reqwest::Client::new()
+        .post(served.url("/mcp"))
+        .bearer_auth(token)
+        .header("Accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "a client who logs my password is Hunter2!x", "version": "0"}}}))
+        .send()
+        .await
+        .unwrap();
+    let session = answer.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_owned());
+    (answer.status().as_u16(), session)
+}
+
+/// A message on `session` with `token`: the answer's status.
+async fn send_in(served: &Served, token: &str, session: &str, message: Value) -> u16 {
+    let answer = reqwest::Client::new()
+        .post(served.url("/mcp"))
+        .bearer_auth(token)
+        .header("Accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .json(&message)
+        .send()
+        .await
+        .unwrap();
+    answer.status().as_u16()
+}
+
+/// Sessions stay with the token that opened them and are bounded per
+/// token, pages of other origins are refused, and what a client sends out
+/// of order reaches no log.
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean() {
+    use crate::served::EMMA_TOKEN;
+    let d = with_tokens(Dreamd::sqlite());
+    let served = Served::start(&d);
+    let (status, jays) = open_session(&served, JAY_TOKEN).await;
+    assert_eq!(status, 200);
+    let jays = jays.expect("a session id");
+    let ping = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(send_in(&served, EMMA_TOKEN, &jays, ping.clone()).await, 404);
+    let from_a_page = reqwest::Client::new()
+        .post(served.url("/mcp"))
+        .bearer_auth(JAY_TOKEN)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Origin", "https://evil.example")
+        .header("mcp-session-id", &jays)
+        .json(&ping)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(from_a_page.status(), 403, "a page of another origin");
+    let mut statuses = Vec::new();
+    for _ in 1..=32 {
+        statuses.push(open_session(&served, JAY_TOKEN).await.0);
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 31, "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&429));
+    // A tool called before the handshake ends: rmcp logged its arguments.
+    let (status, emmas) = open_session(&served, EMMA_TOKEN).await;
+    assert_eq!(status, 200);
+    let early = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "remember", "arguments": {"user_id": "emma", "kind": "background",
+        "scope": "global", "text": "my password is Hunter2!early"}}});
+    send_in(&served, EMMA_TOKEN, &emmas.expect("a session id"), early).await;
+    let log = served.log();
+    for secret in ["Hunter2", &jays] {
+        assert!(!log.contains(secret), "the log holds {secret:?}:\n{log}");
+    }
+}

@@ -1,0 +1,113 @@
+//! MCP sessions over streamable HTTP, kept in bounds. rmcp keeps a session
+//! until its client ends it, so a client that only ever opens sessions
+//! would grow the server without end (about 58 KB each). Here a session
+//! answers only the bearer token that opened it, one token holds at most
+//! [`MAX_PER_TOKEN`] sessions at once, and a session idle for [`IDLE`] ends
+//! (a client then gets 404 and starts a new one, as the transport expects).
+
+use super::api::ApiError;
+use super::auth::{self, Digest32};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::{Method, StatusCode};
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, SessionConfig};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+/// The most MCP sessions one bearer token holds at once.
+pub const MAX_PER_TOKEN: usize = 32;
+
+/// How long a session may go without a request before it ends.
+pub const IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// The header that names a request's session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The sessions rmcp keeps, and the token that opened each.
+pub struct McpSessions {
+    manager: Arc<LocalSessionManager>,
+    owners: Mutex<HashMap<String, Digest32>>,
+}
+
+impl McpSessions {
+    pub fn new() -> McpSessions {
+        let session_config = SessionConfig { keep_alive: Some(IDLE), ..SessionConfig::default() };
+        let manager = LocalSessionManager { sessions: Default::default(), session_config };
+        McpSessions { manager: Arc::new(manager), owners: Mutex::default() }
+    }
+
+    /// The session manager rmcp's service runs on.
+    pub fn manager(&self) -> Arc<LocalSessionManager> {
+        self.manager.clone()
+    }
+
+    fn owners(&self) -> MutexGuard<'_, HashMap<String, Digest32>> {
+        // Every change is one insert or one retain: a poisoned map is whole.
+        self.owners.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many live sessions `owner` holds; forgets the sessions that ended.
+    async fn held_by(&self, owner: &Digest32) -> usize {
+        let live: HashSet<String> =
+            self.manager.sessions.read().await.keys().map(|id| id.to_string()).collect();
+        let mut owners = self.owners();
+        owners.retain(|id, _| live.contains(id));
+        owners.values().filter(|o| *o == owner).count()
+    }
+}
+
+/// Runs after the token is checked: a request a browser sends from a page
+/// of another origin is refused (403, as the transport asks against DNS
+/// rebinding), a request in a session another token opened is answered as
+/// if the session did not exist, and a token at [`MAX_PER_TOKEN`] sessions
+/// may not open another (429).
+pub async fn guard(
+    State(sessions): State<Arc<McpSessions>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(owner) = auth::bearer(request.headers()).map(auth::digest) else {
+        return next.run(request).await;
+    };
+    if !same_origin(request.headers()) {
+        let message = "the request comes from a page of another origin";
+        return ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response();
+    }
+    let named = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok());
+    if let Some(id) = named {
+        if sessions.owners().get(id).is_some_and(|o| *o != owner) {
+            return ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such MCP session; start one with initialize",
+            )
+            .into_response();
+        }
+        return next.run(request).await;
+    }
+    if request.method() == Method::POST && sessions.held_by(&owner).await >= MAX_PER_TOKEN {
+        let message = format!(
+            "this token holds {MAX_PER_TOKEN} MCP sessions already: end one (DELETE /mcp) \
+             or wait until one has been idle for {} minutes",
+            IDLE.as_secs() / 60
+        );
+        return ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sessions", message)
+            .into_response();
+    }
+    let response = next.run(request).await;
+    if let Some(id) = response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
+        sessions.owners().insert(id.to_owned(), owner);
+    }
+    response
+}
+
+/// No `Origin` (not a browser), or one whose host and port are this
+/// request's `Host`.
+fn same_origin(headers: &http::HeaderMap) -> bool {
+    let Some(origin) = headers.get(http::header::ORIGIN) else { return true };
+    let host = headers.get(http::header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(_, h)| h);
+    host.is_some_and(|host| origin_host.is_some_and(|o| o.eq_ignore_ascii_case(host)))
+}
