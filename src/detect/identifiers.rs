@@ -306,8 +306,7 @@ pub(crate) fn find(views: &Views) -> Option<super::Category> {
     if views.runs.iter().any(has_national_id) || has_foreign_id(&views.words) {
         return Some(Category::NationalId);
     }
-    let card_named = mentions(&views.words, &CARD_NAMES);
-    if views.runs.iter().any(|run| has_bank_card(run, card_named)) || has_iban(&views.words) {
+    if views.runs.iter().any(|run| has_bank_card(run, &views.words)) || has_iban(&views.words) {
         return Some(Category::BankCard);
     }
     if views.runs.iter().any(has_phone) {
@@ -727,8 +726,8 @@ fn is_ssn(area: &str, group: &str, serial: &str) -> bool {
 /// same digit, passing the Luhn check. With a word such as 卡号 or card
 /// nearby, 16–19 digits in range are enough (a mistyped card is still one).
 /// A word such as `sample` before it makes it a code, unless the text
-/// names a card (`card_named`: `corporate Visa for sample purchases: …`).
-fn has_bank_card(run: &NumberRun, card_named: bool) -> bool {
+/// (`words`) names a card (`corporate Visa for sample purchases: …`).
+fn has_bank_card(run: &NumberRun, words: &str) -> bool {
     if run.digits.len() < 13 {
         return false;
     }
@@ -740,7 +739,7 @@ fn has_bank_card(run: &NumberRun, card_named: bool) -> bool {
         return matches!(d.len(), 16 | 19) && in_card_range(d) && luhn_valid(d);
     }
     let labelled = mentions(&run.around(), &CARD_WORDS);
-    if !labelled && !card_named && mentions(&run.before, &TECH_WORDS) {
+    if !labelled && mentions(&run.before, &TECH_WORDS) && !mentions(words, &CARD_NAMES) {
         return false;
     }
     windows(run).any(|(from, to)| {
