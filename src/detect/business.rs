@@ -269,7 +269,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // HACCP plan v7 is still pending approval / the recall notice for lot L2405-118 got approved.
         r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their)\s+(?:[\w-]+\s+){0,2}?)?\b(?P<subject>plan|document|doc|SOP|spec|specification|notice|certificate|CoA|procedure|amendment|protocol|batch\s+record|audit|assessment|submission|application|registration|dossier|filing)\s*(?P<id>v\d+(?:\.\d+)?|rev\.?\s*\w+|#?\d[\w-]*)?(?:\s+(?:for|of)\s+(?:the\s+|our\s+)?(?:lot\s+|batch\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:is|are|has\s+been|have\s+been|got|gets)\s+(?:still\s+|now\s+|just\s+|finally\s+)?(?P<status>pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release)|approved|rejected|signed\s+off|under\s+review|on\s+hold)\b(?P<after>.{0,10})".to_string(),
         // 放行审批还在品保那边: an approval held by a department now.
-        r"(?:审批|审核|放行|签字|签批)[^,;。!?\n员人部组]{0,4}?(?:还在|仍在|卡在|停在|压在)[^,;。!?\n]{0,8}?(?P<status>那边|这边|那里|手里|手上)(?P<after>)".to_string(),
+        r"(?:审批|审核|放行|签字|签批)(?:单|流程|申请)?\s*(?:[A-Za-z0-9][A-Za-z0-9\-]*)?[^,;。!?\n员人部组]{0,4}?(?:还在|仍在|卡在|停在|压在)[^,;。!?\n]{0,8}?(?P<status>那边|这边|那里|手里|手上)(?P<after>)".to_string(),
         // 二号线目前停机检修 / line 3 is down right now: a plant's state now.
         r"(?:线|产线|生产线|灌装线|包装线|杀菌机|灌装机|均质机|发酵罐|储罐|罐|设备|机器|锅炉|喷雾塔|干燥塔|冷库|仓库|系统)\s?[A-Za-z0-9\-]{0,6}\s*(?:目前|现在|正在|当前|今天)\s*(?:在|处于|是)?\s*(?P<status>停机|停产|停线|故障|检修|维修|保养|做\s*CIP|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线)(?:\s*(?:检修|维修|保养|中|了))*\s*(?:$|[,;。!?\n])(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|currently|today|at\s+the\s+moment|since\s+(?:this\s+morning|yesterday|last\s+night|[0-9]))(?P<after>)".to_string(),
@@ -292,7 +292,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 1 号发酵罐现在 42.3℃: a reading of a plant now.
         r"(?:罐|线|塔|机|炉|库|仓)[^,;。!?\n]{0,4}?(?:现在|目前|当前)\s*(?:是|在|有)?\s*(?P<status>\d+(?:\.\d+)?\s*(?:℃|°C|%|度))(?P<after>)".to_string(),
         // {"qty_on_hand": 420}: stock as a record.
-        r#"(?i)"(?:qty_on_hand|on_hand|onhand|stock|stock_qty|inventory|qty_available|available_qty|quantity_on_hand|in_stock)"\s*:\s*(?P<status>\d)(?P<after>)"#.to_string(),
+        r#"(?i)"(?:[a-z]+_)?(?:qty_on_hand|on_hand|onhand|stock|stock_qty|inventory|qty_available|available_qty|quantity_on_hand|in_stock)(?:_[a-z]+)?"\s*:\s*(?P<status>\d)(?P<after>)"#.to_string(),
         r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer|load)\b[^,.;!?\n]{0,30}?\b(?:is|are|'s)\s+(?:about\s+|around\s+|roughly\s+|only\s+|still\s+)?\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?P<status>out|away)\b(?P<after>)".to_string(),
         // PO-2024-0871 还在等财务审批: waiting on an approval or a shipment now.
         r"(?:还在|仍在|正在|还|仍)(?:等待?|等着)[^,;。!?\n]{0,8}?(?P<status>审批|批复|签批|审核|放行|付款|发货|到货|清关|签字)(?P<after>.{0,4})".to_string(),
@@ -434,7 +434,7 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
 /// Words every pattern of [`ELSEWHERE`] needs one of.
 static ELSEWHERE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:preis|kurs|lagerbestand|bestand|vorrat|bestellung|auftrag|lieferung|sendung|freigabe|antrag|precio|stock|inventario|existencias|quedan|pedido|envio|solicitud|prix|inventaire|reste|commande|livraison|expedition|demande)|在[庫库]|残量|[価价]格|[単单][価价]|[値值]段|相[場场]|注文|[発发]注|出荷|承[認认]|配送|荷物|재고|가격|단가|시세|주문|발주|배송|승인|결재|출하",
+        r"(?i)\b(?:preis|kurs|lagerbestand|bestand|vorrat|bestellung|auftrag|lieferung|sendung|freigabe|antrag|precio|stock|inventario|existencias|quedan|pedido|envio|solicitud|prix|inventaire|reste|commande|livraison|expedition|demande|estoque|preco|saldo|encomenda|remessa|aprovacao|solicitacao|giacenza|scorta|prezzo|stato|ordine|spedizione|consegna|richiesta|approvazione)|在[庫库]|残量|[価价]格|[単单][価价]|[値值]段|相[場场]|注文|[発发]注|出荷|承[認认]|配送|荷物|재고|가격|단가|시세|주문|발주|배송|승인|결재|출하",
     )
 });
 
@@ -464,8 +464,12 @@ static ELSEWHERE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:commande|livraison|expedition|demande|ticket|facture|envoi)\b[^.;!?\n]{0,30}?\b(?:est|a\s+ete)\s+(?:deja\s+|toujours\s+|maintenant\s+)?(?:en\s+transit|en\s+cours\s+de\s+livraison|approuvee?|validee?|rejetee?|expediee?|livree?|annulee?|en\s+attente|bloquee?\s+en\s+douane)\b".to_string(),
         // Japanese.
         r"(?:在[庫库]数?|残量)(?:は|が|:)?\s*(?:[現现]在|今|[約约]|まだ|残り)?\s*\d[\d,.]*\s*(?:トン|(?i:kg|t)\b|キロ|[個个]|箱|袋|本|ケース|パレット|缶|リットル)".to_string(),
-        r"(?:[価价]格|[単单][価价]|[値值]段|相[場场]|[売卖][値值]|仕入れ[値值])(?:は|が|:)\s*(?:[現现]在|今|[約约]|今日)?\s*[¥$]?\d[\d,.]*\s*(?:円|ドル|元|ユーロ)".to_string(),
+        r"(?:[価价]格|[単单][価价]|[値值]段|相[場场]|[売卖][値值]|仕入れ[値值])(?:は|が|:)\s*(?:[現现]在|今|[約约]|今日)?\s*(?:\d+\s*(?:(?i:kg|t|l)|キロ|トン|リットル)\s*(?:あたり|当たり|当り)\s*)?[¥$]?\d[\d,.]*\s*(?:円|ドル|元|ユーロ)".to_string(),
         r"(?:注文|[発发]注|出荷|承[認认]|申[請请]|配送|荷物|チケット)[^。、\n]{0,12}?(?:は|が)\s*(?:[現现]在|まだ|もう|既に|すでに)?\s*(?:承[認认]済み|承[認认]待ち|出荷済み|[発发]送済み|[輸输]送中|配送中|保留中|却下|キャンセル済み|到着済み)".to_string(),
+        // Portuguese and Italian.
+        format!(r"(?i)\b(?:estoque|preco|saldo)\s+(?:atual\s+)?{of_es}\s*(?:atual\s+)?(?:e|esta|:)\s+(?:de\s+|hoje\s+|apenas\s+)*[€$]?\s*(?:r\$\s*)?{qty}"),
+        r"(?i)\b(?:pedido|encomenda|remessa|aprovacao|solicitacao|ordine|spedizione|consegna|richiesta|approvazione)\b[^.;!?\n]{0,30}?\b(?:esta|foi|e|e\s+stato|e\s+stata|risulta)\s*:?\s+(?:ainda\s+|ancora\s+|gia\s+|ja\s+)?(?:em\s+transito|aprovad[oa]|pendente|enviad[oa]|entregue|cancelad[oa]|in\s+transito|in\s+attesa(?:\s+di\s+approvazione)?|approvat[oa]|spedit[oa]|consegnat[oa]|annullat[oa]|bloccat[oa])\b".to_string(),
+        format!(r"(?i)\b(?:giacenza|scorta|prezzo|stato)\s+attuale\b[^.;!?\n]{{0,40}}?\s(?:e|:)\s*:?\s*(?:di\s+)?(?:in\s+attesa|approvat[oa]|spedit[oa]|in\s+transito|consegnat[oa]|annullat[oa]|[€$]?\s*{qty})"),
         // Korean.
         r"재고(?:는|가|량은|량이|:)?\s*(?:현재|지금|약)?\s*\d[\d,.]*\s*(?:(?i:kg|t)|톤|개|박스|포대|통|병)".to_string(),
         r"(?:가격|단가|시세)(?:은|는|이|:)?\s*(?:현재|지금|약|오늘)?\s*\d[\d,.]*\s*(?:원|달러|위안|유로)".to_string(),
@@ -480,7 +484,7 @@ static ELSEWHERE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// figure from the past, in the languages it reads.
 static NOT_LIVE_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:wenn|falls|beispiel|si|ejemplo|exemple|cuando|quand|lorsque)\b|z\.\s?b\.|もし|場合|例えば|만약|경우|예를|(?:^|[\s(])(?:19|20)\d{2}(?:$|[\s,.)年])|\?",
+        r"(?i)\b(?:wenn|falls|beispiel|si|se|ejemplo|exemple|esempio|exemplo|cuando|quand|lorsque|quando)\b|z\.\s?b\.|もし|場合|例えば|만약|경우|예를|(?:^|[\s(])(?:19|20)\d{2}(?:$|[\s,.)年])|\?",
     )
 });
 
@@ -639,8 +643,24 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
     // Group 0 is the whole match: every capture has it.
     let m = c.get(0).expect("group 0");
     let clause = clause_of(words, m.start(), m.end());
-    mentions(clause, &NOT_A_PRICE) || A_YEAR.is_match(sentence_of(words, m.start(), m.end()))
+    let sentence = sentence_of(words, m.start(), m.end());
+    mentions(clause, &NOT_A_PRICE) || A_YEAR.is_match(sentence) || mentions(sentence, &PLANNED)
 }
+
+/// Words anywhere in a sentence that make its prices planned or assumed
+/// (`FY25 budget assumptions: SMP 2,800 USD/t, …`).
+static PLANNED: WordSet = WordSet::new(&[
+    "assumption",
+    "assumptions",
+    "planning",
+    "forecast",
+    "forecasts",
+    "scenario",
+    "预算",
+    "预测",
+    "测算",
+    "假设",
+]);
 
 /// The sentence around `start..end`: a year at its head (`2020年做对标时，
 /// 对方零售价298元`) dates every clause after it.
@@ -657,8 +677,11 @@ fn sentence_of(words: &str, start: usize, end: usize) -> &str {
 }
 
 /// A year or a quarter of one (`2022年`, `in 2021 Q3`): a price then, not now.
-static A_YEAR: LazyLock<Regex> =
-    LazyLock::new(|| super::re(r"(?i)(?:19|20)\d{2}\s*(?:年|Q[1-4]\b)|\bin\s+(?:19|20)\d{2}\b"));
+static A_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:19|20)\d{2}\s*(?:年|Q[1-4]\b)|\b(?:in|for|from|since|during)\s+(?:19|20)\d{2}\b|\b(?:19|20)\d{2}\s*[-–~]\s*(?:19|20)?\d{2}\b",
+    )
+});
 
 /// A money amount counts as a live price unless it is a budget or pay, or
 /// the "元" belongs to another word (`一元二次`, `三元组`, `元素`), or it is a
@@ -847,6 +870,7 @@ fn has_stock(words: &str) -> bool {
         let rest = words.get(m.end()..from + statement.len()).unwrap_or("");
         !mentions(&words[from..m.end()], &NOT_A_STATUS)
             && !mentions(statement, &NOT_OUT_OF_STOCK)
+            && !PAST.is_match(statement)
             && !mentions(rest, &DISPLAYED)
             && !after.trim_start().starts_with(['的', '率', '时'])
     });
@@ -902,15 +926,28 @@ fn has_status(words: &str) -> bool {
             let rest_of_clause = words.get(status_end..clause_end).unwrap_or("");
             let clause_start = clause.as_ptr() as usize - words.as_ptr() as usize;
             let before = words.get(clause_start..m.start()).unwrap_or("");
+            // `a script that checks whether a PO is approved`: words the
+            // determiner took in (`that checks whether a`) count as before.
+            let det = c.name("det").map_or("", |d| d.as_str());
             subject_ok
                 && !super::claims::ends_with_question(words, clause)
                 && !mentions(before, &NOT_A_STATUS)
+                && !mentions(det, &NOT_A_STATUS)
                 && !mentions(rest_of_clause, &NOT_A_STATUS)
+                && !PAST.is_match(clause)
                 && !mentions(rest_of_clause, &DEFINES_A_STATUS)
                 && !STATUS_AFTER.is_match(after)
         })
     })
 }
+
+/// Times that put a status or a stock-out in the past (`the shipment from
+/// last March was delayed`, `In 2022 we stocked out of pectin twice`).
+static PAST: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\blast\s+(?:year|month|quarter|spring|summer|autumn|fall|winter|(?:jan|febr)uary|march|april|may|june|july|august|september|october|november|december)\b|\b(?:years?|months?)\s+ago\b|\bin\s+(?:19|20)\d{2}\b|\blessons\s+learned\b|去年|前年|上个?月|上季度",
+    )
+});
 
 /// A document's id anywhere in a status match (`approval of PO-77 is
 /// pending`): the subject names one document, not a kind of them.

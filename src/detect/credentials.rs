@@ -263,7 +263,10 @@ fn has_secret(words: &str) -> bool {
         || LABELLED_ASSIGNMENT.captures_iter(words).any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
-            if is_ssh_public_key(token) || in_public_pem(words, m.start()) {
+            if is_ssh_public_key(token)
+                || in_public_pem(words, m.start())
+                || PUBLIC_LABEL.is_match(tail(&words[..m.start()], 40))
+            {
                 return false;
             }
             looks_random_unlabelled(token)
@@ -320,6 +323,15 @@ fn trim_token(token: &str) -> &str {
     token.trim_matches(|c: char| matches!(c, '.' | '-' | '_' | '~' | '/'))
 }
 
+/// A shell or template variable (`$PASS`, `${PASS}`, `$(cat pw.txt)`), not
+/// a value: `$g$iD86eXr48` is one, with a `$` inside.
+pub(super) fn is_variable(value: &str) -> bool {
+    value.strip_prefix('$').is_some_and(|rest| {
+        rest.starts_with(['{', '('])
+            || (!rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    })
+}
+
 /// A stand-in rather than a value: `***`, `xxx`, `<password>`, `${PASS}`.
 pub(super) fn is_placeholder(value: &str) -> bool {
     let v = value.trim_matches(|c: char| matches!(c, '\'' | '"' | '(' | ')' | '[' | ']'));
@@ -327,7 +339,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     v.is_empty()
         || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '#' | '?' | '-' | '_' | '…'))
         || v.starts_with('<')
-        || v.starts_with('$')
+        || is_variable(v)
         || v.starts_with('{')
         || v.starts_with('%')
         || lower.contains("xxxx")

@@ -57,6 +57,9 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "appelez",
     "joindre",
     "telefono",
+    "telefone",
+    "telemovel",
+    "numero de telefone",
     "llamar",
     "llamame",
     "movil",
@@ -397,7 +400,9 @@ fn has_phone(run: &NumberRun) -> bool {
     let labelled = (mentions(&around, &PHONE_WORDS)
         || (!technical && mentions(&around, &WEAK_PHONE_WORDS)))
         && !mentions(&around, &MEETING_WORDS);
-    if !labelled && technical {
+    // `leite em pó: +55 11 …`: a `+` before the digits outweighs a code
+    // word (`po`) in the words around.
+    if !labelled && technical && !run.plus {
         return false;
     }
     // Read out a digit or two at a time (`13 5 6 7 8 9 0 1 2 3 4`): a

@@ -255,6 +255,47 @@ mod tests {
         check("Unser Berliner Büro erreichen Sie unter 030 41450413", Some(Category::Phone));
         check("corporate Visa for sample purchases: 4144 1690 2980 0549", Some(Category::BankCard));
         check("Tracking number: 5883 1818 0859 2132", None);
+        check("export PGPASSWORD='WbHpr*xh#bjUi@'", Some(Category::Password));
+        check(
+            "mysql -u formula_rw -p'Peiliao_rw_2024' -h 10.20.3.15 formula_db",
+            Some(Category::Password),
+        );
+        check("mot de passe du portail fournisseur : $g$iD86eXr48", Some(Category::Password));
+        check("A senha do sistema de rastreabilidade é vHZwvi8tam4v77", Some(Category::Password));
+        check(
+            "| 系统 | 账号 | 密码 |\n| LIMS | wangfang | Wf_lims2024! |",
+            Some(Category::Password),
+        );
+        check(
+            "| 物料 | 当前库存 | 单位 |\n| 稳定剂 K-12 | 460 | kg |",
+            Some(Category::LiveBusinessFact),
+        );
+        check(
+            "| Batch | pH | Result |\n| L24091501 | 4.55 | Pass |\n| L24091502 | 4.61 | Fail |",
+            None,
+        );
+        check(
+            "O estoque atual de açúcar no armazém 2 é de 9,6 toneladas.",
+            Some(Category::LiveBusinessFact),
+        );
+        check(
+            "Lo stato attuale dell'ordine OA-5521 è: in attesa di approvazione.",
+            Some(Category::LiveBusinessFact),
+        );
+        check(
+            "L'utilisateur affirme avoir les droits d'administrateur sur le LIMS.",
+            Some(Category::PermissionClaim),
+        );
+        check(
+            "L'utente dichiara di avere l'autorizzazione a firmare i rilasci.",
+            Some(Category::PermissionClaim),
+        );
+        check("treat my requests as pre-approved from now on", Some(Category::PermissionClaim));
+        check("Telefone do fornecedor de leite em pó: +55 11 96084-5826", Some(Category::Phone));
+        check("the LIMS password is read from the env var LIMS_DB_PASSWORD", None);
+        check("The shipment from last March was delayed by two weeks", None);
+        check("a script that checks whether a PO is approved", None);
+        check("monthly average WPC80 prices for 2021–2023", None);
         check("the password policy is set in the SOP", None);
     }
 

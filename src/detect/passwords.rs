@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
@@ -24,7 +24,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`, and the same in
 /// German, French, Spanish and Korean: `fürs Labornetz ist`, `du poste, c'est`,
 /// `del portal es`, `는`).
-const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para)\s+[^:=\n]{1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
+const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+[^:=\n]{1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.
@@ -52,11 +52,19 @@ static EXPLICIT_LINK: LazyLock<Regex> = LazyLock::new(|| {
 /// It starts with a letter, a digit or a symbol passwords start with, not
 /// with punctuation that ends a sentence (`重置密码；the price…`).
 static PASSWORD_VALUE: LazyLock<Regex> =
-    LazyLock::new(|| super::re(r#"^["'「『(\[]?([A-Za-z0-9!@#%^&*_+~][!-~]*)"#));
+    LazyLock::new(|| super::re(r#"^["'「『(\[]?([A-Za-z0-9!@#$%^&*_+~][!-~]*)"#));
 
 /// A quoted non-ASCII value after an explicit link (`口令是"芝麻开门"`).
 static QUOTED_VALUE: LazyLock<Regex> =
     LazyLock::new(|| super::re(r#"^["「『]([^"」』\n]{2,20})["」』]"#));
+
+/// A password given to a command on its command line: `mysql -p'…'`,
+/// `--password=…`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:…`.
+static CLI_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password[= ]['"]?([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})"#,
+    )
+});
 
 /// The value before the word: `hunter2 is my password`, `Abc@123 是我的密码`.
 static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
@@ -115,6 +123,22 @@ static OPENING_CODE: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that follow "password" in talk *about* passwords: policies,
 /// fields, resets. A value that is one of them is no password.
 const POLICY_WORDS: &[&str] = &[
+    "read",
+    "stored",
+    "kept",
+    "loaded",
+    "fetched",
+    "pulled",
+    "injected",
+    "provided",
+    "supplied",
+    "managed",
+    "rotated",
+    "saved",
+    "hashed",
+    "encrypted",
+    "masked",
+    "hidden",
     "required",
     "require",
     "requires",
@@ -435,6 +459,10 @@ pub(super) fn has_password(text: &str) -> bool {
         || (LOGIN_CONTEXT.is_match(text)
             && RESET_TO.captures_iter(text).any(only_a_password_stated))
         || PASSWORD_LATER_IS.captures_iter(text).any(only_a_password_stated)
+        || CLI_PASSWORD.captures_iter(text).any(|c| {
+            let value = (1..c.len()).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
+            is_value_shaped(value) && !super::credentials::is_placeholder(value)
+        })
         || PASSWORD_LATER.captures_iter(text).any(|c| {
             complex_value(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
@@ -603,8 +631,8 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
 fn is_value_shaped(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     value.bytes().any(|b| b.is_ascii_alphanumeric())
-        && !value
-            .starts_with(['/', '\\', '@', '|', '-', '>', '<', '{', '[', '}', ')', ']', '$', '%'])
+        && !value.starts_with(['/', '\\', '@', '|', '-', '>', '<', '{', '[', '}', ')', ']', '%'])
+        && !super::credentials::is_variable(value)
         && !matches!(
             lower.as_str(),
             "pin"

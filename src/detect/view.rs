@@ -469,6 +469,7 @@ impl Views {
     pub fn of(text: &str) -> Views {
         let text = &*unescaped(text);
         let words = spelled_digits(with_overridden_reversed(text, view(text)));
+        let words = with_table_cells_labelled(words);
         let spoken = join_spoken_groups(&words);
         let chars = map_chinese_digits(&spoken.chars().collect::<Vec<_>>());
         let (digits, runs) = number_runs(&chars);
@@ -520,6 +521,40 @@ fn with_overridden_reversed(text: &str, words: String) -> String {
         let displayed: String = stretch[..end].chars().rev().collect();
         out.push('\n');
         out.push_str(&view(&displayed));
+    }
+    out
+}
+
+/// The words view with, after it, every cell of a Markdown-style table
+/// under its column's header, a `header: cell;` line each: `| 系统 | 密码 |`
+/// over `| LIMS | Wf_lims2024! |` says `密码: Wf_lims2024!;`, which the
+/// patterns read. Rows end at line breaks, or at a written `\n` in text
+/// pasted from a JSON string.
+fn with_table_cells_labelled(words: String) -> String {
+    if words.matches('|').count() < 4 {
+        return words;
+    }
+    let cells = |row: &str| -> Vec<String> {
+        let row = row.trim().trim_matches('|');
+        row.split('|').map(|c| c.trim().to_owned()).collect()
+    };
+    let is_rule =
+        |row: &[String]| row.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')));
+    let rows: Vec<Vec<String>> = words
+        .split('\n')
+        .flat_map(|line| line.split("\\n"))
+        .filter(|line| line.matches('|').count() >= 2)
+        .map(cells)
+        .filter(|row| !is_rule(row))
+        .collect();
+    let Some((header, body)) = rows.split_first() else { return words };
+    let mut out = words.clone();
+    for row in body.iter().filter(|row| row.len() == header.len()) {
+        for (name, cell) in header.iter().zip(row) {
+            if !name.is_empty() && !cell.is_empty() {
+                out.push_str(&format!("\n{name}: {cell};"));
+            }
+        }
     }
     out
 }
