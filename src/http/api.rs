@@ -152,12 +152,30 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         let bytes = Bytes::from_request(request, state).await.map_err(|r| {
             if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::too_large()
+            } else if timed_out(&r) {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "request_timeout",
+                    "the request body did not arrive within http.body_timeout_secs",
+                )
             } else {
                 ApiError::invalid("the body could not be read")
             }
         })?;
         read_json(&bytes).map(JsonBody)
     }
+}
+
+/// Whether reading the body failed because its time was up ([`super::BodyTimedOut`]).
+fn timed_out(rejection: &axum::extract::rejection::BytesRejection) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(rejection);
+    while let Some(error) = cause {
+        if error.is::<super::BodyTimedOut>() {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
 }
 
 /// Whether a request or answer says its body is `application/json`.

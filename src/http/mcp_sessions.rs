@@ -2,8 +2,11 @@
 //! until its client ends it, so a client that only ever opens sessions
 //! would grow the server without end (about 58 KB each). Here a session
 //! answers only the bearer token that opened it, one token holds at most
-//! [`MAX_PER_TOKEN`] sessions at once, and a session idle for [`IDLE`] ends
-//! (a client then gets 404 and starts a new one, as the transport expects).
+//! [`MAX_PER_TOKEN`] sessions at once, each with at most
+//! [`MAX_STREAMS_PER_SESSION`] event streams open, and a session idle for
+//! [`IDLE`] ends (a client then gets 404 and starts a new one, as the
+//! transport expects). So one token holds at most 64 connections with
+//! streams, far below `http.max_connections`.
 
 use super::api::ApiError;
 use super::auth::{self, Digest32};
@@ -19,6 +22,10 @@ use std::time::Duration;
 /// The most MCP sessions one bearer token holds at once.
 pub const MAX_PER_TOKEN: usize = 32;
 
+/// The most event streams (`GET /mcp`) one session holds open at once:
+/// each holds a connection for as long as it lasts.
+pub const MAX_STREAMS_PER_SESSION: usize = 2;
+
 /// How long a session may go without a request before it ends.
 pub const IDLE: Duration = Duration::from_secs(30 * 60);
 
@@ -29,13 +36,19 @@ const SESSION_HEADER: &str = "mcp-session-id";
 pub struct McpSessions {
     manager: Arc<LocalSessionManager>,
     owners: Mutex<HashMap<String, Digest32>>,
+    /// Event streams open, by session.
+    streams: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl McpSessions {
     pub fn new() -> McpSessions {
         let session_config = SessionConfig { keep_alive: Some(IDLE), ..SessionConfig::default() };
         let manager = LocalSessionManager { sessions: Default::default(), session_config };
-        McpSessions { manager: Arc::new(manager), owners: Mutex::default() }
+        McpSessions {
+            manager: Arc::new(manager),
+            owners: Mutex::default(),
+            streams: Arc::default(),
+        }
     }
 
     /// The session manager rmcp's service runs on.
@@ -85,7 +98,18 @@ pub async fn guard(
             )
             .into_response();
         }
-        return next.run(request).await;
+        if request.method() != Method::GET {
+            return next.run(request).await;
+        }
+        let Some(stream) = OpenStream::enter(&sessions.streams, id) else {
+            let message = format!(
+                "this session has {MAX_STREAMS_PER_SESSION} event streams open already; close one first"
+            );
+            return ApiError::new(StatusCode::CONFLICT, "too_many_streams", message)
+                .into_response();
+        };
+        let response = next.run(request).await;
+        return response.map(|body| axum::body::Body::new(Counted { body, _stream: stream }));
     }
     if request.method() == Method::POST && sessions.held_by(&owner).await >= MAX_PER_TOKEN {
         let message = format!(
@@ -103,11 +127,70 @@ pub async fn guard(
     response
 }
 
-/// No `Origin` (not a browser), or one whose host and port are this
+/// No `Origin` (not a browser), or only ones whose host and port are this
 /// request's `Host`.
 fn same_origin(headers: &http::HeaderMap) -> bool {
-    let Some(origin) = headers.get(http::header::ORIGIN) else { return true };
     let host = headers.get(http::header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(_, h)| h);
-    host.is_some_and(|host| origin_host.is_some_and(|o| o.eq_ignore_ascii_case(host)))
+    headers.get_all(http::header::ORIGIN).iter().all(|origin| {
+        let origin_host = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(_, h)| h);
+        host.is_some_and(|host| origin_host.is_some_and(|o| o.eq_ignore_ascii_case(host)))
+    })
+}
+
+/// One event stream of a session, counted until dropped.
+struct OpenStream {
+    streams: Arc<Mutex<HashMap<String, usize>>>,
+    session: String,
+}
+
+impl OpenStream {
+    /// Counts a new stream of `session`, or `None` when it has its most.
+    fn enter(streams: &Arc<Mutex<HashMap<String, usize>>>, session: &str) -> Option<OpenStream> {
+        let mut open = streams.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(session.to_owned()).or_default();
+        if *count >= MAX_STREAMS_PER_SESSION {
+            return None;
+        }
+        *count += 1;
+        Some(OpenStream { streams: streams.clone(), session: session.to_owned() })
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        let mut open = self.streams.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&self.session) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.session);
+            }
+        }
+    }
+}
+
+/// An answer's body that holds its [`OpenStream`] until the body is done
+/// or dropped (the client went away).
+struct Counted {
+    body: axum::body::Body,
+    _stream: OpenStream,
+}
+
+impl http_body::Body for Counted {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
 }

@@ -290,13 +290,14 @@ async fn grant_from_token(State(app): State<Arc<App>>, request: Request, next: N
     }
 }
 
-/// Reads the request's body whole before anything else sees it, within
-/// [`MAX_BODY_BYTES`] (413) and `timeout` (408): a client that declares a
-/// body and sends it slowly, or never, holds a connection for `timeout` at
-/// most, not until it gives up. A body declared larger is refused before it
-/// is read, and without inviting it (`Expect: 100-continue`).
+/// Bounds the request's body: over [`MAX_BODY_BYTES`] it fails (413), and
+/// still arriving `timeout` after the headers it fails (408), so a client
+/// that declares a body and sends it slowly, or never, holds a connection
+/// for `timeout` at most. A body declared larger is refused before it is
+/// read, and without inviting it (`Expect: 100-continue`). The body is only
+/// read by a handler, after the bearer token is checked: a request without
+/// a valid token is refused without waiting for its body.
 async fn limit_body(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
-    use http_body_util::BodyExt;
     let declared = request
         .headers()
         .get(http::header::CONTENT_LENGTH)
@@ -317,29 +318,64 @@ async fn limit_body(State(timeout): State<Duration>, request: Request, next: Nex
     }
     if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
         if !expects_continue(&request) {
-            let _ = tokio::time::timeout(timeout, discard_some(request.into_body())).await;
+            let drain = timeout.min(DRAIN_TIME);
+            let _ = tokio::time::timeout(drain, discard_some(request.into_body())).await;
         }
         return api::ApiError::too_large().into_response();
     }
-    let (parts, body) = request.into_parts();
-    let body = http_body_util::Limited::new(body, MAX_BODY_BYTES);
-    match tokio::time::timeout(timeout, body.collect()).await {
-        Ok(Ok(whole)) => next.run(Request::from_parts(parts, Body::from(whole.to_bytes()))).await,
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            api::ApiError::too_large().into_response()
+    let request = request.map(|body| {
+        let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES);
+        Body::new(Deadline::new(limited, timeout))
+    });
+    next.run(request).await
+}
+
+/// How long a refused body is read and dropped at most (see [`discard_some`]).
+const DRAIN_TIME: Duration = Duration::from_secs(1);
+
+/// A request body that fails with [`BodyTimedOut`] once its time is up.
+struct Deadline<B> {
+    inner: B,
+    due: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl<B> Deadline<B> {
+    fn new(inner: B, timeout: Duration) -> Deadline<B> {
+        Deadline { inner, due: Box::pin(tokio::time::sleep(timeout)) }
+    }
+}
+
+/// The request's body did not arrive within `http.body_timeout_secs`.
+#[derive(Debug, thiserror::Error)]
+#[error("the request body did not arrive in time")]
+pub struct BodyTimedOut;
+
+impl<B> http_body::Body for Deadline<B>
+where
+    B: http_body::Body + Unpin,
+    B::Error: Into<axum::BoxError>,
+{
+    type Data = B::Data;
+    type Error = axum::BoxError;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<std::result::Result<http_body::Frame<B::Data>, axum::BoxError>>>
+    {
+        use std::future::Future;
+        if self.due.as_mut().poll(cx).is_ready() {
+            return std::task::Poll::Ready(Some(Err(BodyTimedOut.into())));
         }
-        Ok(Err(_)) => api::ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_argument",
-            "the request body could not be read (broken chunked encoding or a closed connection)",
-        )
-        .into_response(),
-        Err(_) => api::ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "request_timeout",
-            format!("the request body did not arrive within {} s", timeout.as_secs()),
-        )
-        .into_response(),
+        std::pin::Pin::new(&mut self.inner).poll_frame(cx).map_err(Into::into)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
     }
 }
 

@@ -589,6 +589,9 @@ impl<S: Store> Tools<S> {
     pub async fn loads(&self, access: &Access, q: LoadQuery) -> Result<LoadPage, Refusal> {
         access.check(&q.user_id)?;
         let limit = page_size(q.limit)?;
+        if let Some(conversation) = &q.conversation_id {
+            self.not_anothers_conversation(&q.user_id, conversation).await?;
+        }
         self.flush_loads().await;
         let mut loads = self.store.loads(&q.user_id, q.conversation_id.as_deref()).await?;
         loads.sort_by(|a, b| a.load_id.cmp(&b.load_id));

@@ -302,6 +302,8 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         assert_eq!((status, code.as_str()), (403, "forbidden"), "{tool}: emma's conversation");
         assert!(!message.contains("--"), "{tool}: {message}");
     }
+    let foreign_loads = api.get(JAY_TOKEN, "/v1/loads?user_id=jay&conversation_id=e1").await;
+    assert_eq!(refusal(foreign_loads).0, 403, "the loads of emma's conversation");
     let (status, code, _) = refusal(api.get(JAY_TOKEN, "/v1/memories/x%ff").await);
     assert_eq!((status, code.as_str()), (400, "invalid_argument"), "a path that is not UTF-8");
     for id in ["*", "jay\u{200B}", "\u{202E}jay"] {
@@ -865,6 +867,10 @@ async fn bodies_that_never_arrive_are_refused_after_the_body_timeout() {
                 Content-Length: 1000000000\r\n\r\n";
     let first_line = answer_to_head_alone(&served, huge).await;
     assert!(first_line.starts_with("HTTP/1.1 413"), "{first_line}");
+    let wrong_token = "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n\
+                       Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n";
+    let first_line = answer_to_head_alone(&served, wrong_token).await;
+    assert!(first_line.starts_with("HTTP/1.1 401"), "refused before its body: {first_line}");
     let no_host = answer_to_head_alone(&served, "GET /healthz HTTP/1.1\r\n\r\n").await;
     assert!(no_host.starts_with("HTTP/1.1 400"), "{no_host}");
     let gzipped = format!(

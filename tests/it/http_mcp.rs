@@ -154,7 +154,7 @@ async fn send_in(served: &Served, token: &str, session: &str, message: Value) ->
 }
 
 /// Sessions stay with the token that opened them and are bounded per
-/// token, pages of other origins are refused, and what a client sends out
+/// token, and their event streams per session; pages of other origins are refused, and what a client sends out
 /// of order reaches no log.
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean() {
@@ -166,6 +166,29 @@ async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean(
     let jays = jays.expect("a session id");
     let ping = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     assert_eq!(send_in(&served, EMMA_TOKEN, &jays, ping.clone()).await, 404);
+    assert_eq!(send_in(&served, JAY_TOKEN, &jays, ping.clone()).await, 202);
+    let stream = || {
+        reqwest::Client::new()
+            .get(served.url("/mcp"))
+            .bearer_auth(JAY_TOKEN)
+            .header("Accept", "text/event-stream")
+            .header("mcp-session-id", &jays)
+            .send()
+    };
+    let (first, second) = (stream().await.unwrap(), stream().await.unwrap());
+    assert_eq!((first.status().as_u16(), second.status().as_u16()), (200, 200));
+    assert_eq!(stream().await.unwrap().status(), 409, "a third event stream of one session");
+    drop(first);
+    let reopened = async {
+        loop {
+            let answer = stream().await.unwrap();
+            if answer.status() == 200 {
+                return answer;
+            }
+        }
+    };
+    let reopened = tokio::time::timeout(std::time::Duration::from_secs(10), reopened).await;
+    assert!(reopened.is_ok(), "a closed stream frees its place");
     let from_a_page = reqwest::Client::new()
         .post(served.url("/mcp"))
         .bearer_auth(JAY_TOKEN)
