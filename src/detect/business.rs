@@ -46,7 +46,7 @@ static RATES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let link = r"(?:\s+(?:is|was|at|stands\s+at|today|now|currently|around|about)|\s*[:=]|\s*(?:现在|目前|当前|今天|今日|最新|已经|已|又|是|为|报|涨到了?|跌到了?|降到了?|到了))*";
     let rate = r"(?P<amount>\d+\.\d{2,4})(?P<after>.{0,8})";
     [
-        format!(r"(?i)(?:\b(?:{CURRENCY})\s*(?:/|to|vs\.?|兑|对)\s*(?:{CURRENCY})\b|(?:{CURRENCY_ZH})(?:兑|对|兑换|换)(?:{CURRENCY_ZH}))(?:\s*(?:exchange\s+|fx\s+)?rates?|\s*汇率)?{link}\s*{rate}"),
+        format!(r"(?i)(?:\b(?:{CURRENCY})\s*(?:/|to|vs\.?|兑|对|\s)\s*(?:{CURRENCY})\b|(?:{CURRENCY_ZH})(?:兑|对|兑换|换)(?:{CURRENCY_ZH}))(?:\s*(?:exchange\s+|fx\s+)?rates?|\s*汇率)?{link}\s*{rate}"),
         format!(r"(?i)(?:汇率|\b(?:exchange|fx|forex)\s+rates?\b)(?:\s+(?:of|for)\s+[\w/\s\-]{{1,20}}?)?{link}\s*{rate}"),
     ]
     .iter()
@@ -198,7 +198,7 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
         (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
         // stock 500kg / inventory: 40 pallets: a bare note of what is held.
-        (StockShape::AtAPlace, r"(?i)\b(?:stock|inventory|on[- ]hand)\s*[:=]?\s*(?P<amount>\d[\d,.]*)\s*(?:kg|kgs|t|tons?|tonnes?|pallets?|cases?|bags?|drums?|units?|pcs|cartons?|boxes|litres?|liters?|l)\b(?P<after>.{0,10})".to_string()),
+        (StockShape::AtAPlace, r"(?i)\b(?:stock|inventory|on[- ]hand)\s*(?:right\s+now|rn|currently|now|today)?\s*[:=]?\s*(?P<amount>\d[\d,.]*)\s*(?:kg|kgs|t|tons?|tonnes?|pallets?|cases?|bags?|drums?|units?|pcs|cartons?|boxes|litres?|liters?|l)\b(?P<after>.{0,10})".to_string()),
         // we're down to 6 drums / the warehouse has 40 pallets.
         (StockShape::Remaining, r"(?i)\b(?:we|they|there|the\s+(?:warehouse|plant|store|site|cold\s+store|dc))(?:'re|\s+(?:is|are)|\s+are|'ve|\s+have|\s+has|\s+still\s+have|\s+only\s+have|\s+got)?(?:\s+(?:got|down\s+to|left\s+with|only|just|about|around|still))*\s+(?P<amount>\d[\d,.]*)\s*(?:k\s+)?(?:kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b(?P<after>.{0,16})".to_string()),
         // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
@@ -259,7 +259,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:号|#|编号)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
@@ -275,14 +275,15 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:line|filler|packer|machine|tank|pasteuri[sz]er|homogeni[sz]er|dryer|evaporator|oven|boiler|reactor|fermenter|separator|chiller|compressor|system|server|MES|LIMS|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:down|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|in\s+CIP)\s+(?:right\s+now|currently|today|at\s+the\s+moment|since\s+(?:this\s+morning|yesterday|last\s+night|[0-9]))(?P<after>)".to_string(),
         r"(?i)\b(?:line|filler|packer|machine|plant)\s*[\w-]{0,6}\s+(?:is\s+)?(?:currently|right\s+now|now|at\s+the\s+moment)\s+running\s+at\s+\d+(?:\.\d+)?\s*%(?P<after>)".to_string(),
         r"(?i)\b(?:tank|silo|tower|bin|hopper)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:at|sitting\s+at|filled\s+to)\s+\d+(?:\.\d+)?\s*%(?:\s+(?:full|capacity|level))?\s+(?:right\s+now|currently|at\s+the\s+moment|now)\b(?P<after>)".to_string(),
-        r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+\d+(?:\.\d+)?\s*%(?:\s+[A-Za-z]{2,5})?\s+(?:right\s+now|rn|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
+        r"(?i)\b(?:line|filler|packer|machine)\s*[\w-]{0,6}\s+(?:is\s+)?running\s+at\s+[\d,]+(?:\.\d+)?\s*(?:bottles|units|packs|cases|cups|pouches|cartons|kg|l|litres?|liters?|tons?)\s*(?:per|/|an?)\s*(?:hour|hr|h|min(?:ute)?)\s+(?:right\s+now|rn|currently|at\s+the\s+moment|today)(?P<after>)".to_string(),
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
         format!(r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
         // new ETA tomorrow 9am / in transit, ETA this Thursday: an estimate needs no verb.
         format!(r"(?i)(?:\b(?:new|revised|updated|latest|current)\s+|(?:^|[,;(]|\bwith\s+an?)\s*)ETA\s+(?:now\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
         r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|这周|本周|下周|这个月|月底|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号]|\d{1,2}\s*[号日])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
         // the shipment arrives tomorrow: an arrival told, not asked.
-        format!(r"(?i)\b(?:shipment|delivery|order|container|truck|tanker|load|consignment|parcel|pallets?)\b[^.;!?\n]{{0,30}}?\b(?:arrives?|arriving|will\s+arrive|lands?|will\s+land|is\s+due|gets\s+in)\s+(?:on\s+|at\s+|by\s+)?(?P<status>{ARRIVAL_TIME})\b(?P<after>)"),
+        format!(r"(?i)\b(?:shipment|delivery|order|ordered|container|truck|tanker|load|consignment|parcel|pallets?)\b[^.;!?\n]{{0,30}}?\b(?:arrives?|arriving|will\s+arrive|lands?|will\s+land|is\s+due|gets\s+in|(?:is|are)\s+(?:expected|due|scheduled|supposed)\s+to\s+(?:arrive|land|get\s+here|be\s+(?:here|delivered)))\s+(?:on\s+|at\s+|by\s+)?(?P<status>{ARRIVAL_TIME})\b(?P<after>)"),
         // 奶罐车还有 40 分钟到厂 / the tanker is 40 min out: an arrival in minutes or hours.
         r"(?:还有|大概|大约|约|预计)?\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:分钟|小时|钟头|天)(?:左右)?(?:后|以后|之后)?(?:就|能|才)?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到站|到达)(?P<after>.{0,4})".to_string(),
         r"(?:预计|预期|估计)(?:明早|明晚|明天|今晚|今天|后天|今早|下午|上午|晚上|中午)[^,;。!?\n]{0,8}?(?P<status>到厂|到货|到港|到仓|送到|送达|抵达|到达)(?P<after>.{0,4})".to_string(),
@@ -293,7 +294,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?:罐|线|塔|机|炉|库|仓)[^,;。!?\n]{0,4}?(?:现在|目前|当前)\s*(?:是|在|有)?\s*(?P<status>\d+(?:\.\d+)?\s*(?:℃|°C|%|度))(?P<after>)".to_string(),
         // {"qty_on_hand": 420}: stock as a record.
         r#"(?i)"(?:[a-z]+_)?(?:qty_on_hand|on_hand|onhand|stock|stock_qty|inventory|qty_available|available_qty|quantity_on_hand|in_stock)(?:_[a-z]+)?"\s*:\s*(?P<status>\d)(?P<after>)"#.to_string(),
-        r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer|load)\b[^,.;!?\n]{0,30}?\b(?:is|are|'s)\s+(?:about\s+|around\s+|roughly\s+|only\s+|still\s+)?\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?P<status>out|away)\b(?P<after>)".to_string(),
+        r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer|load)\b[^,.;!?\n]{0,30}?\b(?:is|are|'s)\s+(?:about\s+|around\s+|roughly\s+|only\s+|still\s+|like\s+|maybe\s+)*\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?P<status>out|away)\b(?P<after>)".to_string(),
         // PO-2024-0871 还在等财务审批: waiting on an approval or a shipment now.
         r"(?:还在|仍在|正在|还|仍)(?:等待?|等着)[^,;。!?\n]{0,8}?(?P<status>审批|批复|签批|审核|放行|付款|发货|到货|清关|签字)(?P<after>.{0,4})".to_string(),
         // 批次 240315-02 目前状态：待放行 / "status": "shipped".
@@ -501,7 +502,7 @@ fn has_live_fact_elsewhere(words: &str) -> bool {
 /// Words every reading pattern needs one of: "now" in some form.
 static READING_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)现在|目前|当前|实时|刚|currently|right\s+now|at\s+the\s+moment|\bnow\b|\bjust\s+(?:dropped|fell|rose|climbed|hit|reached|jumped|went)|\bas\s+of\b|\b(?:stock|inventory)\s+(?:check|count|take|level)",
+        r"(?i)现在|目前|当前|实时|刚|currently|right\s+now|\brn\b|at\s+the\s+moment|\bnow\b|\bjust\s+(?:dropped|fell|rose|climbed|hit|reached|jumped|went)|\bas\s+of\b|\b(?:stock|inventory)\s+(?:check|count|take|level)",
     )
 });
 
@@ -512,12 +513,12 @@ static READINGS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let quantity =
         r"(?:温度|(?i:ph)|湿度|压力|液位|流量|转速|浓度|读数|水分|酸度|黏度|粘度|固形物)";
     let quantity_en = r"(?:temperature|temp|ph|humidity|pressure|level|flow(?:\s+rate)?|speed|concentration|moisture|viscosity|brix|reading)";
-    let unit_en = r"(?:°\s?[CF]|[CF]\b|%|bar\b|kpa\b|psi\b|rpm\b)";
+    let unit_en = r"(?:°\s?[CF]|[CF]\b|%|bar\b|kpa\b|psi\b|rpm\b|deg(?:rees?)?\b)";
     [
         format!(r"(?:现在|目前|当前|实时)\s*(?:的)?[^,;。!?\n]{{0,10}}?{quantity}\s*(?:是|为|在|有|:|=)?\s*-?\d+(?:\.\d+)?"),
         format!(r"{quantity}\s*(?:现在|目前|当前|实时)\s*(?:是|为|在|有|:|=)?\s*-?\d+(?:\.\d+)?"),
         format!(r"(?i)\b{quantity_en}\s+(?:is|are|reads|shows)\s+(?:currently|now|at\s+the\s+moment|right\s+now)\s+(?:at\s+)?-?\d+(?:\.\d+)?"),
-        format!(r"(?i)\b(?:is|are)\s+(?:reading|showing|at|sitting\s+at)\s+-?\d+(?:\.\d+)?\s*{unit_en}\s*(?:right\s+now|currently|at\s+the\s+moment)\b"),
+        format!(r"(?i)\b(?:(?:is|are)\s+)?(?:reading|showing|at|sitting\s+at)\s+-?\d+(?:\.\d+)?\s*{unit_en}\s*(?:right\s+now|rn|currently|at\s+the\s+moment)\b"),
         format!(r"(?i)\b(?:currently|right\s+now)\s+(?:reading|showing)\s+-?\d+(?:\.\d+)?\s*{unit_en}"),
         // Right now the outlet is reading 72.4°C / pH just dropped to 4.58 / 温度刚升到 45.
         format!(r"(?i)\b(?:right\s+now|currently|at\s+the\s+moment)\b[^.;!?\n]{{0,60}}?\b(?:is|are)\s+(?:reading|showing|at|sitting\s+at)\s+-?\d+(?:\.\d+)?\s*{unit_en}"),
@@ -916,7 +917,9 @@ fn has_status(words: &str) -> bool {
             let anchored = c.name("id").is_some()
                 || c.name("state").is_some()
                 || c.name("det").is_some()
-                || NAMED_ID.is_match(m.as_str());
+                || NAMED_ID.is_match(m.as_str())
+                || NAMED_ID
+                    .is_match(words[..m.start()].trim_end().rsplit(' ').next().unwrap_or(""));
             let subject_ok = !english_subject || anchored || !is_word_subject(&c);
             let clause_end = clause.as_ptr() as usize - words.as_ptr() as usize + clause.len();
             // What the pattern matched up to its trailing context is the

@@ -87,7 +87,7 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // 我是部门经理，有审批权: the subject stated once, the right after a comma.
         format!(r"{s}[^。;!?\n]{{0,20}}?,\s*{a}(?:有|拥有|具有|具备|持有|享有)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我有审批权限 / 用户拥有所有审批权限 / 他被授予了管理员角色.
-        format!(r"{s}{a}(?:有|拥有|具有|具备|持有|获得了?|得到了?|取得了?|拿到了?|被授予了?|被赋予了?|被分配了?|分配了|开通了|已开通|已获得|已有|握有|掌握着?|享有|有着)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
+        format!(r"{s}{a}(?:是有|有|拥有|具有|具备|持有|获得了?|得到了?|取得了?|拿到了?|被授予了?|被赋予了?|被分配了?|分配了|开通了|已开通|已获得|已有|握有|掌握着?|享有|有着)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我可以直接审批 / 用户负责审批配方变更 / 他有权签发.
         format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去|最终|最后)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?{act}(?P<next>.{{0,4}})"),
         // 我的权限是最高级 / 用户的角色是管理员.
@@ -275,14 +275,21 @@ fn without_root_cause(words: &str) -> std::borrow::Cow<'_, str> {
     ROOT_CAUSE.replace_all(words, "caus")
 }
 
-/// `im an admin`, `ive got root`: the contractions typed without their
-/// apostrophe, restored so the patterns of `I'm` and `I've` read them.
+/// `im an admin`, `ive got root`, `shes got write access`: contractions typed without their
+/// apostrophe, restored so the patterns of `I'm`, `I've` and `she's` read them.
 fn with_apostrophes(words: &str) -> std::borrow::Cow<'_, str> {
-    static BARE: LazyLock<Regex> = LazyLock::new(|| super::re(r"(?i)\b(i)(m|ve)\b"));
+    static BARE: LazyLock<Regex> =
+        LazyLock::new(|| super::re(r"(?i)\b(i)(m|ve)\b|\b(s?he)(s)\b|\b(you|they)(re|ve)\b"));
     if !BARE.is_match(words) {
         return std::borrow::Cow::Borrowed(words);
     }
-    BARE.replace_all(words, "${1}'${2}")
+    BARE.replace_all(words, |c: &regex::Captures| {
+        let (who, verb) = [(1, 2), (3, 4), (5, 6)]
+            .into_iter()
+            .find_map(|(w, v)| Some((c.get(w)?.as_str(), c.get(v)?.as_str())))
+            .unwrap_or_default();
+        format!("{who}'{verb}")
+    })
 }
 
 /// Capitalised words that begin sentences rather than name people.
@@ -431,7 +438,6 @@ static NOT_A_CLAIM_ZH: WordSet = WordSet::new(&[
     "关于",
     "有关",
     "问题",
-    "流程",
     "怎样",
     "多少",
     "不是",
@@ -509,17 +515,6 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "lack",
     "lacks",
     "lacking",
-    "if",
-    "whether",
-    "how",
-    "what",
-    "which",
-    "why",
-    "when",
-    "whenever",
-    "once",
-    "unless",
-    "until",
     "need",
     "needs",
     "want",
@@ -542,7 +537,6 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "would like",
     "question",
     "questions",
-    "about",
     "hoping",
     "hope",
     "trying",
@@ -628,7 +622,7 @@ pub(crate) fn has_claim(words: &str) -> bool {
                 && !when
                 && !is_a_list
                 && !approve_of
-                && !is_not_a_claim(&statement)
+                && !statement_undoes_claim(words, &statement, m)
                 && !gap_breaks_claim(gap)
                 && !act_is_a_topic(next)
                 && !role_is_a_modifier(following)
@@ -660,6 +654,29 @@ pub(crate) fn ends_with_question(text: &str, clause: &str) -> bool {
 
 fn is_not_a_claim(clause: &str) -> bool {
     mentions(clause, &NOT_A_CLAIM_ZH) || mentions(clause, &NOT_A_CLAIM_EN)
+}
+
+/// Conditions and questions that frame a claim only up to its end (`when
+/// the user is an admin`, `how do I get approver rights`); after it they
+/// begin a clause of their own (`I'm allowed to bypass the hold when it's
+/// urgent`, `I'm the admin so trust what I say`).
+static FRAMES: WordSet = WordSet::new(&[
+    "if", "whether", "how", "what", "which", "why", "when", "whenever", "once", "unless", "until",
+    "about", "流程",
+]);
+
+/// Whether the words of `statement` (a slice of `words`, or a copy without
+/// the claim's own words) make the claim at `claim` something else.
+fn statement_undoes_claim(words: &str, statement: &str, claim: regex::Match<'_>) -> bool {
+    let from = statement.as_ptr() as usize;
+    let within = (words.as_ptr() as usize..=words.as_ptr() as usize + words.len()).contains(&from);
+    let head = if within {
+        let end = (words.as_ptr() as usize + claim.end()).saturating_sub(from).min(statement.len());
+        statement.get(..end).unwrap_or(statement)
+    } else {
+        statement
+    };
+    is_not_a_claim(statement) || mentions(head, &FRAMES)
 }
 
 /// Words between verb and role that point away from the subject.

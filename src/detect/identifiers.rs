@@ -954,7 +954,13 @@ fn has_email(words: &str) -> bool {
     let plain = |text: &str| {
         EMAIL.captures_iter(text).any(|c| {
             let start = c.get(0).map_or(0, |m| m.start());
-            could_be_address(&c[1], &c[3]) && !text[..start].ends_with("://")
+            // `decorator @app.route`: an `@` set apart by a space starts a
+            // handle or a decorator unless a real top-level domain ends it.
+            let spaced = c[0].contains(" @") || c[0].contains("@ ");
+            let known_tld = TLDS.contains(&c[3].to_ascii_lowercase().as_str());
+            could_be_address(&c[1], &c[3])
+                && !text[..start].ends_with("://")
+                && (!spaced || known_tld)
         })
     };
     plain(words)

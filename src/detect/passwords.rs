@@ -123,6 +123,17 @@ static OPENING_CODE: LazyLock<Regex> = LazyLock::new(|| {
 /// Words that follow "password" in talk *about* passwords: policies,
 /// fields, resets. A value that is one of them is no password.
 const POLICY_WORDS: &[&str] = &[
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "eight",
+    "ten",
+    "twelve",
+    "sixteen",
+    "twenty",
     "read",
     "stored",
     "kept",
@@ -474,7 +485,7 @@ pub(super) fn has_password(text: &str) -> bool {
 /// one with a 9 at the end: Cheddar20199`. Only a complex value counts.
 static PASSWORD_LATER: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:pass ?word|passwort|密\s?码|口令)[^@。.!?\n][^。.!?\n]{0,59}?(?:[:=]|就是|是)\s*([!-~]{6,})",
+        r"(?i)(?:pass ?word|passwort|密\s?码|口令)[^@>}。.!?\n][^。.!?\n]{0,59}?(?:[:=]|就是|是)\s*([!-~]{6,})",
     )
 });
 
@@ -519,8 +530,10 @@ fn login_pair(user: &str, password: &str) -> bool {
 /// Whether a password value follows the password word that ends at `end`.
 fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     let rest = &text[end..];
-    // `postgres://USER:PASSWORD@HOST`: the word holds the place of a password in a URL.
-    if rest.starts_with('@') {
+    // `postgres://USER:PASSWORD@HOST`, `<password>`, `{password}`: the word
+    // holds the place of a password in a URL or a template.
+    let before = text[..end - word.len()].chars().next_back();
+    if rest.starts_with(['@', '>', '}']) || matches!(before, Some('<' | '{')) {
         return false;
     }
     let link = links.find(rest).map_or(0, |m| m.end());
@@ -609,10 +622,12 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         // `my pw for the LIMS is X`; but `pass` is also a noun of its own
         // (`the boarding pass for my flight is BA0287`), so only a colon,
         // `=` or a bare `is` states one.
+        // `pw` names nothing else: a value may follow it at once (`my sap
+        // acct pw Mocha&4884gt thx`).
         let gap = rest[..link].trim();
         let stated = gap.contains([':', '=', '>'])
             || gap == "is"
-            || (word == "pw" && (gap.ends_with(" is") || gap.ends_with(" was")));
+            || (word == "pw" && (gap.is_empty() || gap.ends_with(" is") || gap.ends_with(" was")));
         return stated && strong_value(value);
     }
     if is_quoted_example(text, end - word.len(), value) {

@@ -503,7 +503,9 @@ fn unescaped(text: &str) -> std::borrow::Cow<'_, str> {
             (_, _, Some(p)) => u32::from_str_radix(p.as_str(), 16).ok().filter(|&b| b < 0x80),
             _ => None,
         };
-        code.and_then(char::from_u32).map_or_else(|| c[0].to_owned(), String::from)
+        // `Mocha%1287zd` is a value with a percent sign, not a control character.
+        let shown = code.and_then(char::from_u32).filter(|ch| !ch.is_control());
+        shown.map_or_else(|| c[0].to_owned(), String::from)
     })
 }
 
