@@ -626,6 +626,35 @@ async fn the_daemon_serves_http_beside_its_schedule() {
     assert_eq!(served.stop(), 0);
 }
 
+/// A request still in flight holds the daemon's first SIGTERM up to the
+/// shutdown bound; a second SIGTERM ends the wait and the daemon exits 130.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_signal_ends_the_http_drain() {
+    use tokio::io::AsyncWriteExt;
+    let d = with_tokens(Dreamd::sqlite());
+    let env = [
+        ("DREAMD_HTTP__LISTEN", "127.0.0.1:0"),
+        ("DREAMD_HTTP__BODY_TIMEOUT_SECS", "600"),
+        ("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "600"),
+    ];
+    let served = Served::start_with(&d, &[], &env);
+    let address = served.base.strip_prefix("http://").unwrap().to_owned();
+    let mut in_flight = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!(
+        "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {JAY_TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    in_flight.write_all(head.as_bytes()).await.unwrap();
+    // Answered in order on one connection: the health check says the
+    // server has read the request above and waits on its body.
+    let health = reqwest::get(served.url("/healthz")).await.unwrap();
+    assert_eq!(health.status(), 200);
+    let started = Instant::now();
+    assert_eq!(served.stop_twice(), 130);
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    drop(in_flight);
+}
+
 /// A form body as a browser sends it (application/x-www-form-urlencoded).
 fn form(pairs: &[(&str, &str)]) -> String {
     let encode = |text: &str| -> String {

@@ -87,11 +87,33 @@ impl Served {
 
     /// Sends SIGTERM and waits for the exit code.
     pub fn stop(mut self) -> i32 {
+        self.terminate();
+        self.exit_code()
+    }
+
+    /// Sends SIGTERM, and again once the first is heard (`stop requested`
+    /// in the log); the exit code.
+    pub fn stop_twice(mut self) -> i32 {
+        self.terminate();
+        let start = Instant::now();
+        while !self.log().contains("stop requested") {
+            assert!(start.elapsed() < Duration::from_secs(15), "the first SIGTERM is not heard");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.terminate();
+        self.exit_code()
+    }
+
+    fn terminate(&self) {
         let status = std::process::Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()
             .unwrap();
         assert!(status.success());
+    }
+
+    /// Waits for the exit (at most 15 s); its code.
+    fn exit_code(&mut self) -> i32 {
         let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
