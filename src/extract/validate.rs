@@ -21,6 +21,9 @@ pub struct Checks<'a> {
     pub messages: HashMap<&'a str, &'a StoredMessage>,
     /// Ids of the context messages, which slips may not cite.
     pub context_ids: Vec<&'a str>,
+    /// What the user wrote in the context messages: a slip may carry no
+    /// piece of what the detectors find there either.
+    pub context_user_texts: Vec<&'a str>,
     pub allowed_scopes: &'a [String],
     pub detector: &'a Detector,
 }
@@ -103,6 +106,46 @@ fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detec
     })
 }
 
+/// Whether `texts` carry a piece of what the detectors find in a user
+/// message of the chunk or its context, whichever message the slip cites:
+/// a value-like word (`Tr0ub4dor&3x`, `jay@example.com`) or four digits or
+/// more of a number, without which that message has no finding. A model
+/// that quotes something harmless and copies the password of the message
+/// beside it into the content (`staging: Tr0ub4dor&3x`), or keeps an ID in
+/// two slips of two messages, is caught here. Most slips hold no such word
+/// or number, and then no message is scanned.
+fn carries_a_piece_of_a_finding(texts: &[&str], c: &Checks) -> bool {
+    let words: Vec<String> = texts.iter().flat_map(|t| value_words(&text::normalize(t))).collect();
+    let has_digits = texts.iter().any(|t| t.chars().any(|ch| ch.is_numeric()));
+    if words.is_empty() && !has_digits {
+        return false;
+    }
+    let user_texts =
+        c.messages.values().filter(|m| m.role == Role::User).map(|m| m.content.as_str());
+    user_texts.chain(c.context_user_texts.iter().copied()).any(|message| {
+        let source = text::normalize(message);
+        let holds_a_word = words.iter().any(|w| source.contains(w.as_str()));
+        (holds_a_word || has_digits)
+            && c.detector.scan(&source).is_some()
+            && (words.iter().any(|w| {
+                source.contains(w.as_str())
+                    && c.detector.scan(&source.replacen(w.as_str(), " ", 1)).is_none()
+            }) || carries_part_of_an_identifier(texts, &source, c.detector))
+    })
+}
+
+/// The words of `text` that look like values rather than words: four
+/// characters or more of ASCII, with a digit or a symbol in them, split at
+/// spaces, other scripts and the punctuation around values.
+fn value_words(text: &str) -> Vec<String> {
+    text.split(|ch: char| !ch.is_ascii_graphic() || ",;:()[]{}<>\"'`".contains(ch))
+        .map(|w| w.trim_end_matches(['.', '!', '?']))
+        .filter(|w| w.len() >= 4)
+        .filter(|w| w.chars().any(|ch| ch.is_ascii_digit() || !ch.is_ascii_alphanumeric()))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Whether a quote, or the sentence it was cut from, asks for something only
 /// this once, read as the detectors read text (Traditional as Simplified,
 /// full-width folded, invisible characters gone), so that `這次`, `ＴＨＩＳ
@@ -159,10 +202,10 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
         return Err(DropReason::Forbidden);
     }
     let source = text::normalize(&message.content);
-    if c.detector.scan(&source).is_some()
-        && (cuts_into_a_finding(&quote, &source, c.detector)
-            || carries_part_of_an_identifier(&[&quote, &content], &source, c.detector))
-    {
+    if c.detector.scan(&source).is_some() && cuts_into_a_finding(&quote, &source, c.detector) {
+        return Err(DropReason::Forbidden);
+    }
+    if carries_a_piece_of_a_finding(&[&quote, &content], c) {
         return Err(DropReason::Forbidden);
     }
     Ok(Slip {
@@ -273,10 +316,51 @@ mod tests {
             .into_iter()
             .collect(),
             context_ids: context,
+            context_user_texts: Vec::new(),
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };
         validate(slips.into_iter().map(Item::Valid).collect(), &checks)
+    }
+
+    #[test]
+    fn no_slip_carries_a_piece_of_what_a_message_of_the_chunk_holds() {
+        let password =
+            message(1, "m1", Role::User, "测试环境密码是 Tr0ub4dor&3x，另外我在质检部工作");
+        let id = message(2, "m2", Role::User, "我的身份证 11010519491231002X，别外传");
+        let plain = message(3, "m3", Role::User, "以后看报告，都先说结果，再给证据。");
+        let allowed = vec!["global".to_owned()];
+        let earlier = "我的卡号 6222 0202 0011 2233 446";
+        let checks = Checks {
+            user_id: "u1",
+            conversation_id: "c1",
+            run_id: "r1",
+            now: "2026-11-29T12:00:00Z".parse().unwrap(),
+            messages: [("m1", &password), ("m2", &id), ("m3", &plain)].into_iter().collect(),
+            context_ids: vec!["m0"],
+            context_user_texts: vec![earlier],
+            allowed_scopes: &allowed,
+            detector: &Detector::default(),
+        };
+        let slip = |message_id: &str, quote: &str, content: &str| ProposedSlip {
+            content: content.into(),
+            ..proposed(message_id, quote, "background", "global", "lasting")
+        };
+        let verdict = validate(
+            vec![
+                slip("m1", "另外我在质检部工作", "质检部; staging: Tr0ub4dor&3x"),
+                slip("m3", "以后看报告，都先说结果", "先说结果 1101051949"),
+                slip("m3", "以后看报告，都先说结果", "先说结果，卡 6222020200"),
+                slip("m3", "以后看报告，都先说结果", "先说结果，再给证据"),
+                slip("m1", "另外我在质检部工作", "在质检部工作"),
+            ]
+            .into_iter()
+            .map(Item::Valid)
+            .collect(),
+            &checks,
+        );
+        assert_eq!(verdict.dropped.get(&DropReason::Forbidden), Some(&3), "{verdict:?}");
+        assert_eq!(verdict.kept.len(), 2, "{verdict:?}");
     }
 
     #[test]
@@ -407,6 +491,7 @@ mod tests {
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
             messages: [("m2", &user)].into_iter().collect(),
             context_ids: Vec::new(),
+            context_user_texts: Vec::new(),
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };

@@ -400,7 +400,9 @@ fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
 }
 
 /// A short code for an API error, never its message (which may quote the
-/// request): the server's `code` or `type` when it is an identifier, and
+/// request): the server's `code` or `type` when it is one of the codes
+/// OpenAI-compatible servers document ([`KNOWN_ERROR_CODES`]; any other
+/// string is the server's own text and may carry anything), and
 /// [`TEMPERATURE_REFUSED`] when the refusal names `temperature`.
 fn api_error_code(e: &async_openai::error::ApiError) -> Option<String> {
     let names_temperature = e.param.as_deref() == Some("temperature")
@@ -411,9 +413,66 @@ fn api_error_code(e: &async_openai::error::ApiError) -> Option<String> {
     [e.code.as_deref(), e.r#type.as_deref()]
         .into_iter()
         .flatten()
-        .find(|c| {
-            (1..=64).contains(&c.len())
-                && c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.')
-        })
+        .find(|c| KNOWN_ERROR_CODES.contains(c))
         .map(str::to_owned)
+}
+
+/// The error codes and types of the OpenAI API and of the servers that
+/// follow it (vLLM, Ollama, Azure), which operators look up.
+const KNOWN_ERROR_CODES: &[&str] = &[
+    "invalid_request_error",
+    "authentication_error",
+    "permission_error",
+    "not_found_error",
+    "rate_limit_error",
+    "rate_limit_exceeded",
+    "insufficient_quota",
+    "server_error",
+    "api_error",
+    "overloaded_error",
+    "engine_overloaded",
+    "service_unavailable",
+    "timeout",
+    "context_length_exceeded",
+    "model_not_found",
+    "invalid_api_key",
+    "invalid_value",
+    "unsupported_parameter",
+    "unsupported_value",
+    "content_filter",
+    "content_policy_violation",
+    "BadRequestError",
+    "NotFoundError",
+    "InternalServerError",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api_error(code: Option<&str>, kind: Option<&str>) -> async_openai::error::ApiError {
+        async_openai::error::ApiError {
+            message: "CANARY my password is Hunter2!".into(),
+            r#type: kind.map(str::to_owned),
+            param: None,
+            code: code.map(str::to_owned),
+            misalignment: None,
+        }
+    }
+
+    #[test]
+    fn only_documented_error_codes_reach_the_log() {
+        assert_eq!(api_error_code(&api_error(Some("CANARY7731"), Some("CANARY7731"))), None);
+        assert_eq!(
+            api_error_code(&api_error(
+                Some("my_password_is_Hunter2"),
+                Some("invalid_request_error")
+            )),
+            Some("invalid_request_error".into())
+        );
+        assert_eq!(
+            api_error_code(&api_error(Some("context_length_exceeded"), None)),
+            Some("context_length_exceeded".into())
+        );
+    }
 }
