@@ -96,6 +96,8 @@ static VENDOR_TOKENS: LazyLock<Regex> = LazyLock::new(|| {
     any_of(&[
         // AWS access key ids (IAM users, STS, roles…).
         r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b",
+        // The same written in groups (`AKIA-IOSF-ODNN-7EXA-MPLE`).
+        r"\b(?:AKIA|ASIA)(?:[ \-_.][A-Z0-9]{4}){4}\b",
         // Alibaba Cloud (Aliyun) AccessKey ID; Tencent Cloud SecretId; Volcengine; Baidu; JD Cloud.
         r"\bLTAI[A-Za-z0-9]{12,30}\b",
         r"\bAKID[A-Za-z0-9]{13,40}\b",
