@@ -221,11 +221,18 @@ static LABELLED_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Words that say a key is public, or a fingerprint of one.
+/// Words that say a key is public, or a fingerprint of one, or that the
+/// line is a signature header whose values are public hashes.
 static PUBLIC_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\bpublic[ _\-]?keys?\b|\bpubkey\b|\bfingerprint\b|公钥|指纹|\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2",
+        r"(?i)\bpublic[ _\-]?keys?\b|\bpubkey\b|\bfingerprint\b|公钥|指纹|\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2|\bdkim-signature\b|\bintegrity\b|\bidempotency[ _\-]?keys?\b",
     )
+});
+
+/// A digest written with its algorithm (`SHA256:…`, `sha512-…`, as SSH
+/// fingerprints and subresource integrity write them), right before a token.
+static DIGEST_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)\b(?:sha(?:1|224|256|384|512)|md5)[:\-]$|^(?:sha(?:1|224|256|384|512)|md5)-")
 });
 
 /// The start of an SSH public key body (`ssh-rsa AAAAB3NzaC1yc2E…`).
@@ -265,13 +272,17 @@ fn has_secret(words: &str) -> bool {
         || LABELLED_ASSIGNMENT.captures_iter(words).any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
+            let line_before = words[..m.start()].rsplit('\n').next().unwrap_or_default();
             if is_ssh_public_key(token)
                 || in_public_pem(words, m.start())
-                || PUBLIC_LABEL.is_match(tail(&words[..m.start()], 40))
+                || DIGEST_PREFIX.is_match(tail(line_before, 8))
+                || DIGEST_PREFIX.is_match(head(token, 7))
             {
                 return false;
             }
-            looks_random_unlabelled(token)
+            // `Accepted publickey for opc … SHA256:…`: a random-looking value
+            // on a line about public material needs a secret's label.
+            (!PUBLIC_LABEL.is_match(line_before) && looks_random_unlabelled(token))
                 || (looks_secret_value(token) && labelled(words, m.start(), m.end()))
         })
 }
@@ -306,7 +317,11 @@ fn labelled(words: &str, start: usize, end: usize) -> bool {
     if PUBLIC_LABEL.is_match(before) || PUBLIC_LABEL.is_match(after) {
         return false;
     }
-    SECRET_LABEL.is_match(before) || SECRET_LABEL.is_match(after)
+    // After the value, a label names it only before the next key
+    // (`X is my token`, not `"qwen2.5", "usage": {"prompt_tokens"`).
+    let names_it =
+        |label: regex::Match| !after[..label.start()].contains([':', '=', ',', '{', '"']);
+    SECRET_LABEL.is_match(before) || SECRET_LABEL.find(after).is_some_and(names_it)
 }
 
 /// The last `n` characters of `s`.
@@ -325,13 +340,25 @@ fn trim_token(token: &str) -> &str {
     token.trim_matches(|c: char| matches!(c, '.' | '-' | '_' | '~' | '/'))
 }
 
-/// A shell or template variable (`$PASS`, `${PASS}`, `$(cat pw.txt)`), not
-/// a value: `$g$iD86eXr48` is one, with a `$` inside.
+/// A shell or template variable (`$PASS`, `${PASS}`, `$(cat pw.txt)`), an
+/// environment variable's name (`KAFKA_PASSWORD`) or a read of one
+/// (`os.environ["…"]`, `process.env.PASS`), not a value: `$g$iD86eXr48` is
+/// a value, with a `$` inside.
 pub(super) fn is_variable(value: &str) -> bool {
-    value.strip_prefix('$').is_some_and(|rest| {
+    let dollar = value.strip_prefix('$').is_some_and(|rest| {
         rest.starts_with(['{', '('])
             || (!rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-    })
+    });
+    // `SMTP_PASS= SMTP_TLS=true`: an empty value, then the next setting.
+    let name = value.split_once('=').map_or(value, |(name, _)| name);
+    let env_name = name.contains('_')
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let env_read =
+        ["os.environ", "os.getenv", "getenv(", "process.env", "env(", "env[", "System.getenv"]
+            .iter()
+            .any(|r| value.starts_with(r));
+    dollar || env_name || env_read
 }
 
 /// A stand-in rather than a value: `***`, `xxx`, `<password>`, `${PASS}`.

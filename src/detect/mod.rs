@@ -324,6 +324,22 @@ mod tests {
         check("passphrase guidance: four random words beats one complex word", None);
         check("format is postgresql://<user>:<password>@<host>:5432/<db>", None);
         check("python decorator @app.route('/api/batches/<lot>') in api.py", None);
+        check(
+            "| 系统 | 账号 | 密码 | | LIMS | wangfang | Wf_lims2024! |",
+            Some(Category::Password),
+        );
+        check("DB_PASSWORD_FILE=/run/secrets/lims_db_password", None);
+        check("sasl_password_env: KAFKA_PASSWORD", None);
+        check("SMTP_USER=qa-notify SMTP_PASS= SMTP_TLS=true", None);
+        check("login failed for user=qa_lead reason=bad_password attempts=2", None);
+        check("password = os.environ[\"LIMS_DB_PASSWORD\"]", None);
+        check(
+            "sshd: Accepted publickey for opc from 10.8.0.2 ssh2: ED25519 SHA256:glTDKakoUPbVOd03b0gW7idkUX2l4CNVFK9DMWRIDXo",
+            None,
+        );
+        check("const HASH = 'sha256-zFf8GQPkRM9qcmSQtDsn7p+H+swDf4aHIgGEfFZbRfs=';", None);
+        check("idempotency-key: e494d75d-d969-4b42-9dd4-362bfaa61d91", None);
+        check("{\"model\":\"qwen2.5-14b-instruct\",\"usage\":{\"prompt_tokens\":812}}", None);
         check("the password policy is set in the SOP", None);
     }
 

@@ -485,7 +485,7 @@ pub(super) fn has_password(text: &str) -> bool {
 /// one with a 9 at the end: Cheddar20199`. Only a complex value counts.
 static PASSWORD_LATER: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:pass ?word|passwort|密\s?码|口令)[^@>}。.!?\n][^。.!?\n]{0,59}?(?:[:=]|就是|是)\s*([!-~]{6,})",
+        r"(?i)(?:pass ?word|passwort|密\s?码|口令)[^@>}_。.!?\n][^。.!?\n]{0,59}?(?:[:=]|就是|是)\s*([!-~]{6,})",
     )
 });
 
@@ -532,8 +532,18 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     let rest = &text[end..];
     // `postgres://USER:PASSWORD@HOST`, `<password>`, `{password}`: the word
     // holds the place of a password in a URL or a template.
+    // `reason=bad_password`: the word is itself a value.
     let before = text[..end - word.len()].chars().next_back();
-    if rest.starts_with(['@', '>', '}']) || matches!(before, Some('<' | '{')) {
+    if rest.starts_with(['@', '>', '}']) || matches!(before, Some('<' | '{' | '=')) {
+        return false;
+    }
+    // `DB_PASSWORD_FILE=…`, `sasl_password_env: KAFKA_PASSWORD`: the word
+    // names where a password is kept, not the password.
+    let lower_word = word.to_ascii_lowercase();
+    if ["_file", "_env", "_path", "_var", "_ref", "_secret_name"]
+        .iter()
+        .any(|s| lower_word.ends_with(s))
+    {
         return false;
     }
     let link = links.find(rest).map_or(0, |m| m.end());

@@ -530,8 +530,10 @@ fn with_overridden_reversed(text: &str, words: String) -> String {
 /// The words view with, after it, every cell of a Markdown-style table
 /// under its column's header, a `header: cell;` line each: `| 系统 | 密码 |`
 /// over `| LIMS | Wf_lims2024! |` says `密码: Wf_lims2024!;`, which the
-/// patterns read. Rows end at line breaks, or at a written `\n` in text
-/// pasted from a JSON string.
+/// patterns read. Rows end at line breaks, at a written `\n` in text
+/// pasted from a JSON string, or, in a text whose line breaks were folded
+/// into spaces as stored texts are, where one row's closing `|` meets the
+/// next row's opening one (`… | Wf_lims2024! | | LIMS | …`).
 fn with_table_cells_labelled(words: String) -> String {
     if words.matches('|').count() < 4 {
         return words;
@@ -542,13 +544,20 @@ fn with_table_cells_labelled(words: String) -> String {
     };
     let is_rule =
         |row: &[String]| row.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')));
-    let rows: Vec<Vec<String>> = words
-        .split('\n')
-        .flat_map(|line| line.split("\\n"))
-        .filter(|line| line.matches('|').count() >= 2)
-        .map(cells)
-        .filter(|row| !is_rule(row))
-        .collect();
+    let rows_of = |lines: Vec<&str>| -> Vec<Vec<String>> {
+        lines
+            .into_iter()
+            .filter(|line| line.matches('|').count() >= 2)
+            .map(cells)
+            .filter(|row| !is_rule(row))
+            .collect()
+    };
+    let mut rows = rows_of(words.split('\n').flat_map(|line| line.split("\\n")).collect());
+    if rows.len() < 2 {
+        static ROW_BREAK: std::sync::LazyLock<regex::Regex> =
+            std::sync::LazyLock::new(|| super::re(r"\|\s+\|"));
+        rows = rows_of(ROW_BREAK.split(&words).collect());
+    }
     let Some((header, body)) = rows.split_first() else { return words };
     let mut out = words.clone();
     for row in body.iter().filter(|row| row.len() == header.len()) {
