@@ -116,8 +116,13 @@ fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detec
 /// or number, and then no message is scanned.
 fn carries_a_piece_of_a_finding(texts: &[&str], c: &Checks) -> bool {
     let words: Vec<String> = texts.iter().flat_map(|t| value_words(&text::normalize(t))).collect();
-    let has_digits = texts.iter().any(|t| t.chars().any(|ch| ch.is_numeric()));
-    if words.is_empty() && !has_digits {
+    let digit_like = |ch: char| ch.is_numeric() || "〇零一二三四五六七八九幺两".contains(ch);
+    let runs: Vec<String> = if texts.iter().any(|t| t.chars().any(digit_like)) {
+        texts.iter().flat_map(|t| digit_runs(&detect::digits_view(t))).collect()
+    } else {
+        Vec::new()
+    };
+    if words.is_empty() && runs.is_empty() {
         return false;
     }
     let user_texts =
@@ -125,13 +130,26 @@ fn carries_a_piece_of_a_finding(texts: &[&str], c: &Checks) -> bool {
     user_texts.chain(c.context_user_texts.iter().copied()).any(|message| {
         let source = text::normalize(message);
         let holds_a_word = words.iter().any(|w| source.contains(w.as_str()));
-        (holds_a_word || has_digits)
+        let holds_a_run = !runs.is_empty() && {
+            let digits = detect::digits_view(&source);
+            runs.iter().any(|run| digits.contains(run.as_str()))
+        };
+        (holds_a_word || holds_a_run)
             && c.detector.scan(&source).is_some()
             && (words.iter().any(|w| {
                 source.contains(w.as_str())
                     && c.detector.scan(&source.replacen(w.as_str(), " ", 1)).is_none()
             }) || carries_part_of_an_identifier(texts, &source, c.detector))
     })
+}
+
+/// The runs of four digits or more in a digits view.
+fn digit_runs(digits: &str) -> Vec<String> {
+    digits
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| run.len() >= 4)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The words of `text` that look like values rather than words: four
