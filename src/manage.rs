@@ -199,7 +199,7 @@ pub fn status_change_writes(
             kind: before.kind,
             scope: before.scope.clone(),
             deleted_at: after.updated_at,
-            fingerprint: text::loose_fingerprint(before.content.as_deref().unwrap_or_default()),
+            fingerprint: text::folded_fingerprint(before.content.as_deref().unwrap_or_default()),
         }));
     }
     writes
@@ -1094,7 +1094,7 @@ mod tests {
                 _ => None,
             })
             .unwrap();
-        assert_eq!(tombstone.fingerprint, text::loose_fingerprint("memory m"));
+        assert_eq!(tombstone.fingerprint, text::folded_fingerprint("memory m"));
         assert!(writes.contains(&Write::EraseText {
             memory_id: "m".into(),
             slip_ids: vec!["s1".into()],

@@ -33,20 +33,37 @@ pub fn fingerprint(text: &str) -> String {
     hex(&Sha256::digest(fold(text).as_bytes()))
 }
 
-/// A one-way fingerprint that also ignores what does not change what a text
-/// says: invisible characters, width (NFKC), case, punctuation, symbols and
-/// spaces. Tombstones keep this one instead of the text, so a deleted text
-/// does not come back as `…工程师！` or with a zero-width space inside.
+/// A one-way fingerprint that also ignores invisible characters, width
+/// (NFKC), case, punctuation, symbols and spaces. Tombstones written by
+/// releases of November 2026 hold this one; [`folded_fingerprint`] replaced it.
 pub fn loose_fingerprint(text: &str) -> String {
-    let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
-    let letters: String =
-        visible.nfkc().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-    hex(&Sha256::digest(letters.as_bytes()))
+    hex(&Sha256::digest(letters_of(text).as_bytes()))
 }
 
-/// Both fingerprints of a text, for matching tombstones old and new.
-pub fn fingerprints(text: &str) -> [String; 2] {
-    [fingerprint(text), loose_fingerprint(text)]
+/// The letters and digits of a text as it reads: invisible characters,
+/// width (NFKC), case, punctuation, symbols and spaces left out.
+fn letters_of(text: &str) -> String {
+    let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
+    visible.nfkc().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// What a text says, for comparing two: its letters and digits
+/// ([`letters_of`]) with Traditional Chinese read as Simplified, so that
+/// `…工程师！`, `…工程師` and `…工程\u{200B}师` are one text.
+pub fn loose_form(text: &str) -> String {
+    fast2s::convert(&letters_of(text))
+}
+
+/// A one-way fingerprint of [`loose_form`]. Tombstones keep this one instead
+/// of the text, so a deleted text does not come back with a `！`, a
+/// zero-width space or in Traditional characters.
+pub fn folded_fingerprint(text: &str) -> String {
+    hex(&Sha256::digest(loose_form(text).as_bytes()))
+}
+
+/// Every fingerprint a tombstone may hold of a text, old and new.
+pub fn fingerprints(text: &str) -> [String; 3] {
+    [fingerprint(text), loose_fingerprint(text), folded_fingerprint(text)]
 }
 
 /// Default-ignorable code points (Unicode `DerivedCoreProperties.txt`,
@@ -387,6 +404,10 @@ mod tests {
         assert_eq!(loose_fingerprint("Tables first."), loose_fingerprint("ＴＡＢＬＥＳ   first"));
         assert_ne!(a, loose_fingerprint("我是乳品研发部的工艺工程师"));
         assert!(fingerprints("x").contains(&fingerprint("x")));
+        let folded = folded_fingerprint("我是乳品研发部的配方工程师");
+        assert_eq!(folded, folded_fingerprint("我是乳品研發部的配方工程師！"));
+        assert!(fingerprints("我是乳品研發部的配方工程師").contains(&folded));
+        assert_eq!(loose_form("Tables, first!"), loose_form("ｔａｂｌｅｓ first"));
     }
 
     #[test]

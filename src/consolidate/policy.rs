@@ -707,7 +707,8 @@ fn suggest(
                 Some(m) => s.memory_id.as_deref() == Some(m.memory_id.as_str()),
                 None => {
                     s.memory_id.is_none()
-                        && s.content.as_deref().map(text::fold) == content.map(text::fold)
+                        && s.content.as_deref().map(text::loose_form)
+                            == content.map(text::loose_form)
                 }
             }
     };
@@ -1180,6 +1181,14 @@ mod tests {
             create(PS.0, PS.1, "Fermentation\u{200B} project!", &["s3"], &[]),
             "rejected:tombstoned",
         );
+        // Deleted by a person of this release (the folded fingerprint): the
+        // text in Traditional characters stays gone too.
+        let deleted_now = |s: &mut UserState| {
+            deleted("发酵项目")(s);
+            let t = s.tombstones.last_mut().expect("just added");
+            t.fingerprint = text::folded_fingerprint("发酵项目");
+        };
+        check(deleted_now, create(PS.0, PS.1, "發酵項目！", &["s3"], &[]), "rejected:tombstoned");
     }
 
     #[test]
@@ -1324,6 +1333,11 @@ mod tests {
         check(
             &rejected_recently,
             create("terminology", "global", "LC 指生命周期", &["t1"], &[]),
+            "rejected:suggestion_rejected",
+        );
+        check(
+            &rejected_recently,
+            create("terminology", "global", "ＬＣ 指生命週期！", &["t1"], &[]),
             "rejected:suggestion_rejected",
         );
         let rejected_long_ago =
