@@ -33,7 +33,10 @@ pub fn check_id(id: &str, what: &str) -> Result<(), String> {
     if id.chars().any(char::is_control) {
         return Err(format!("{what} must not contain control characters such as a newline"));
     }
-    if id.chars().any(crate::text::is_invisible) {
+    // The zero-width joiner and the emoji presentation selector are part
+    // of emoji sequences; every other invisible character hides.
+    let hides = |c: char| crate::text::is_invisible(c) && !matches!(c, '\u{200D}' | '\u{FE0F}');
+    if id.chars().any(hides) {
         return Err(format!(
             "{what} must not contain invisible characters such as a zero-width space or a bidi override"
         ));

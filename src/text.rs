@@ -47,11 +47,26 @@ fn letters_of(text: &str) -> String {
     visible.nfkc().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
-/// What a text says, for comparing two: its letters and digits
-/// ([`letters_of`]) with Traditional Chinese read as Simplified, so that
-/// `…工程师！`, `…工程師` and `…工程\u{200B}师` are one text.
+/// What a text says, for comparing two: its letters and digits, a sign
+/// before a number and a point inside one (`-18`, `4.5` are not `18`, `45`),
+/// invisible characters, width, case, other punctuation and spaces left
+/// out, and Traditional Chinese read as Simplified, so that `…工程师！`,
+/// `…工程師` and `…工程\u{200B}师` are one text.
 pub fn loose_form(text: &str) -> String {
-    fast2s::convert(&letters_of(text))
+    let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
+    let chars: Vec<char> = visible.nfkc().collect();
+    let digit_at =
+        |i: Option<usize>| i.and_then(|i| chars.get(i)).is_some_and(char::is_ascii_digit);
+    let kept: String = (0..chars.len())
+        .filter(|&i| {
+            let c = chars[i];
+            c.is_alphanumeric()
+                || (matches!(c, '-' | '+') && digit_at(Some(i + 1)))
+                || (c == '.' && digit_at(i.checked_sub(1)) && digit_at(Some(i + 1)))
+        })
+        .flat_map(|i| chars[i].to_lowercase())
+        .collect();
+    fast2s::convert(&kept)
 }
 
 /// A one-way fingerprint of [`loose_form`]. Tombstones keep this one instead
@@ -408,6 +423,8 @@ mod tests {
         assert_eq!(folded, folded_fingerprint("我是乳品研發部的配方工程師！"));
         assert!(fingerprints("我是乳品研發部的配方工程師").contains(&folded));
         assert_eq!(loose_form("Tables, first!"), loose_form("ｔａｂｌｅｓ first"));
+        assert_ne!(loose_form("store at -18 °C"), loose_form("store at 18 °C"));
+        assert_ne!(loose_form("4.5 小时"), loose_form("45 小时"));
     }
 
     #[test]

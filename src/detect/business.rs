@@ -446,7 +446,7 @@ static ELSEWHERE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 static ELSEWHERE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let of_de = r"(?:\s+(?:fur|von|des|der|an)\s+[\w\s\-]{1,30}?)?";
     let of_es = r"(?:\s*(?:del?|de\s+la|de\s+los|de\s+las)\s+[\w\s\-]{1,30}?)?";
-    let of_fr = r"(?:\s*(?:du|de\s+la|des|de|d')\s*[\w\s\-]{1,30}?)?";
+    let of_fr = r"(?:\s*\b(?:du|de\s+la|des|de)\s+[\w\s\-]{1,30}?|\s*\bd'[\w\s\-]{1,30}?)?";
     let qty = r"\d[\d.,]*";
     [
         // German.
@@ -727,12 +727,9 @@ fn money_is_a_price(words: &str, c: &Captures) -> bool {
 /// `orders over $500 need a second signature`), not a price.
 static A_LIMIT: WordSet = WordSet::new(&[
     "超过",
-    "以上",
-    "以下",
     "低于",
     "高于",
     "不超过",
-    "满",
     "above",
     "over",
     "under",
@@ -871,7 +868,7 @@ fn has_stock(words: &str) -> bool {
         let rest = words.get(m.end()..from + statement.len()).unwrap_or("");
         !mentions(&words[from..m.end()], &NOT_A_STATUS)
             && !mentions(statement, &NOT_OUT_OF_STOCK)
-            && !PAST.is_match(statement)
+            && (!PAST.is_match(statement) || NOW.is_match(statement))
             && !mentions(rest, &DISPLAYED)
             && !after.trim_start().starts_with(['的', '率', '时'])
     });
@@ -937,7 +934,7 @@ fn has_status(words: &str) -> bool {
                 && !mentions(before, &NOT_A_STATUS)
                 && !mentions(det, &NOT_A_STATUS)
                 && !mentions(rest_of_clause, &NOT_A_STATUS)
-                && !PAST.is_match(clause)
+                && (!PAST.is_match(clause) || NOW.is_match(clause))
                 && !mentions(rest_of_clause, &DEFINES_A_STATUS)
                 && !STATUS_AFTER.is_match(after)
         })
@@ -949,6 +946,14 @@ fn has_status(words: &str) -> bool {
 static PAST: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
         r"(?i)\blast\s+(?:year|month|quarter|spring|summer|autumn|fall|winter|(?:jan|febr)uary|march|april|may|june|july|august|september|october|november|december)\b|\b(?:years?|months?)\s+ago\b|\bin\s+(?:19|20)\d{2}\b|\blessons\s+learned\b|去年|前年|上个?月|上季度",
+    )
+});
+
+/// Words that keep a status current beside a past time (`the PO I raised
+/// last month is still pending`).
+static NOW: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:still|now|currently|right\s+now|rn|today)\b|现在|目前|还在|仍在|至今|当前|还没",
     )
 });
 

@@ -272,7 +272,7 @@ fn has_secret(words: &str) -> bool {
         || LABELLED_ASSIGNMENT.captures_iter(words).any(|c| looks_generated_with_symbols(&c[1]))
         || TOKEN.find_iter(words).any(|m| {
             let token = trim_token(m.as_str());
-            let line_before = words[..m.start()].rsplit('\n').next().unwrap_or_default();
+            let line_before = tail(words[..m.start()].rsplit('\n').next().unwrap_or_default(), 80);
             if is_ssh_public_key(token)
                 || in_public_pem(words, m.start())
                 || DIGEST_PREFIX.is_match(tail(line_before, 8))
@@ -282,7 +282,7 @@ fn has_secret(words: &str) -> bool {
             }
             // `Accepted publickey for opc … SHA256:…`: a random-looking value
             // on a line about public material needs a secret's label.
-            (!PUBLIC_LABEL.is_match(line_before) && looks_random_unlabelled(token))
+            (looks_random_unlabelled(token) && !PUBLIC_LABEL.is_match(line_before))
                 || (looks_secret_value(token) && labelled(words, m.start(), m.end()))
         })
 }
@@ -351,9 +351,11 @@ pub(super) fn is_variable(value: &str) -> bool {
     });
     // `SMTP_PASS= SMTP_TLS=true`: an empty value, then the next setting.
     let name = value.split_once('=').map_or(value, |(name, _)| name);
-    let env_name = name.contains('_')
-        && name.starts_with(|c: char| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let secret_suffix = ["_PASSWORD", "_PASS", "_PWD", "_TOKEN", "_KEY", "_SECRET", "_CREDENTIALS"];
+    let env_name = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && (secret_suffix.iter().any(|s| name.ends_with(s))
+            || (name.contains('_') && value.contains('=')));
     let env_read =
         ["os.environ", "os.getenv", "getenv(", "process.env", "env(", "env[", "System.getenv"]
             .iter()

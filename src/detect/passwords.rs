@@ -62,7 +62,7 @@ static QUOTED_VALUE: LazyLock<Regex> =
 /// `--password=…`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:…`.
 static CLI_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password[= ]['"]?([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})"#,
+        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password(?:=['"]?|\s+['"])([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})"#,
     )
 });
 

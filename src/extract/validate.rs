@@ -95,7 +95,7 @@ fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detec
     let message = detect::digits_view(message);
     let identifiers: Vec<&str> = message
         .split(|c: char| !c.is_ascii_digit())
-        .filter(|run| run.len() >= 4 && detector.scan(&message.replacen(run, " ", 1)).is_none())
+        .filter(|run| run.len() >= 4 && detector.scan(&message.replace(run, " ")).is_none())
         .collect();
     texts.iter().any(|text| {
         let digits = detect::digits_view(text);
@@ -108,38 +108,41 @@ fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detec
 
 /// Whether `texts` carry a piece of what the detectors find in a user
 /// message of the chunk or its context, whichever message the slip cites:
-/// a value-like word (`Tr0ub4dor&3x`, `jay@example.com`) or four digits or
-/// more of a number, without which that message has no finding. A model
-/// that quotes something harmless and copies the password of the message
-/// beside it into the content (`staging: Tr0ub4dor&3x`), or keeps an ID in
-/// two slips of two messages, is caught here. Most slips hold no such word
-/// or number, and then no message is scanned.
+/// a value-like word of the message (`Tr0ub4dor&3x`, `jay@example.com`) or
+/// four digits or more of a number, without which that message has no
+/// finding. A model that quotes something harmless and copies the password
+/// of the message beside it into the content (`staging=Tr0ub4dor&3x`, in
+/// full-width letters or with a zero-width space), or keeps an ID in two
+/// slips of two messages, is caught here. The slip is read as the detectors
+/// read text; a message is scanned only when the slip holds one of its
+/// value-like words or one of its numbers.
 fn carries_a_piece_of_a_finding(texts: &[&str], c: &Checks) -> bool {
-    let words: Vec<String> = texts.iter().flat_map(|t| value_words(&text::normalize(t))).collect();
+    let viewed: Vec<String> = texts.iter().map(|t| detect::view(t)).collect();
     let digit_like = |ch: char| ch.is_numeric() || "〇零一二三四五六七八九幺两".contains(ch);
     let runs: Vec<String> = if texts.iter().any(|t| t.chars().any(digit_like)) {
-        texts.iter().flat_map(|t| digit_runs(&detect::digits_view(t))).collect()
+        viewed.iter().flat_map(|t| digit_runs(&detect::digits_view(t))).collect()
     } else {
         Vec::new()
     };
-    if words.is_empty() && runs.is_empty() {
+    if runs.is_empty() && viewed.iter().all(|t| value_words(t).is_empty()) {
         return false;
     }
     let user_texts =
         c.messages.values().filter(|m| m.role == Role::User).map(|m| m.content.as_str());
     user_texts.chain(c.context_user_texts.iter().copied()).any(|message| {
-        let source = text::normalize(message);
-        let holds_a_word = words.iter().any(|w| source.contains(w.as_str()));
+        let source = detect::view(&text::normalize(message));
+        let carried: Vec<String> = value_words(&source)
+            .into_iter()
+            .filter(|w| viewed.iter().any(|t| t.contains(w.as_str())))
+            .collect();
         let holds_a_run = !runs.is_empty() && {
             let digits = detect::digits_view(&source);
             runs.iter().any(|run| digits.contains(run.as_str()))
         };
-        (holds_a_word || holds_a_run)
+        (!carried.is_empty() || holds_a_run)
             && c.detector.scan(&source).is_some()
-            && (words.iter().any(|w| {
-                source.contains(w.as_str())
-                    && c.detector.scan(&source.replacen(w.as_str(), " ", 1)).is_none()
-            }) || carries_part_of_an_identifier(texts, &source, c.detector))
+            && (carried.iter().any(|w| c.detector.scan(&source.replace(w.as_str(), " ")).is_none())
+                || carries_part_of_an_identifier(texts, &source, c.detector))
     })
 }
 
@@ -156,7 +159,7 @@ fn digit_runs(digits: &str) -> Vec<String> {
 /// characters or more of ASCII, with a digit or a symbol in them, split at
 /// spaces, other scripts and the punctuation around values.
 fn value_words(text: &str) -> Vec<String> {
-    text.split(|ch: char| !ch.is_ascii_graphic() || ",;:()[]{}<>\"'`".contains(ch))
+    text.split(|ch: char| !ch.is_ascii_graphic() || ",;:=()[]{}<>\"'`".contains(ch))
         .map(|w| w.trim_end_matches(['.', '!', '?']))
         .filter(|w| w.len() >= 4)
         .filter(|w| w.chars().any(|ch| ch.is_ascii_digit() || !ch.is_ascii_alphanumeric()))
@@ -367,6 +370,9 @@ mod tests {
         let verdict = validate(
             vec![
                 slip("m1", "另外我在质检部工作", "质检部; staging: Tr0ub4dor&3x"),
+                slip("m3", "以后看报告，都先说结果", "先说结果 staging=Tr0ub4dor&3x"),
+                slip("m3", "以后看报告，都先说结果", "先说结果 Ｔｒ０ｕｂ４ｄｏｒ＆３ｘ"),
+                slip("m3", "以后看报告，都先说结果", "先说结果 Tr0ub\u{200B}4dor&3x"),
                 slip("m3", "以后看报告，都先说结果", "先说结果 1101051949"),
                 slip("m3", "以后看报告，都先说结果", "先说结果，卡 6222020200"),
                 slip("m3", "以后看报告，都先说结果", "先说结果，再给证据"),
@@ -377,7 +383,7 @@ mod tests {
             .collect(),
             &checks,
         );
-        assert_eq!(verdict.dropped.get(&DropReason::Forbidden), Some(&3), "{verdict:?}");
+        assert_eq!(verdict.dropped.get(&DropReason::Forbidden), Some(&6), "{verdict:?}");
         assert_eq!(verdict.kept.len(), 2, "{verdict:?}");
     }
 

@@ -82,7 +82,7 @@ pub async fn guard(
     next: Next,
 ) -> Response {
     let Some(owner) = auth::bearer(request.headers()).map(auth::digest) else {
-        return next.run(request).await;
+        return ApiError::unauthorized("send the token as Authorization: Bearer …").into_response();
     };
     if !same_origin(request.headers()) {
         let message = "the request comes from a page of another origin";

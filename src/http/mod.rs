@@ -273,8 +273,18 @@ async fn plain_refusals(request: Request, next: Next) -> Response {
     if !status.is_client_error() || !plain {
         return response;
     }
-    let message = "the request's path or query does not fit the route (ids must be UTF-8 text)";
-    api::ApiError::new(status, "invalid_argument", message).into_response()
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => api::ApiError::too_large().into_response(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            let message = "send the body as application/json";
+            api::ApiError::new(status, "unsupported_media_type", message).into_response()
+        }
+        _ => {
+            let message =
+                "the request's path, query or body does not fit the route (ids must be UTF-8 text)";
+            api::ApiError::new(status, "invalid_argument", message).into_response()
+        }
+    }
 }
 
 /// Refuses an MCP request without a valid bearer token (401) and attaches
