@@ -329,6 +329,11 @@ mod tests {
             Some(Category::Password),
         );
         check("DB_PASSWORD_FILE=/run/secrets/lims_db_password", None);
+        check(
+            "<credential> <user>SAP_RFC_LIMS</user> <password>OKl07g$bhZJ-tC</password> </credential>",
+            Some(Category::Password),
+        );
+        check("<step>Heat to 72 C</step> <step>Hold 15 s</step>", None);
         check("sasl_password_env: KAFKA_PASSWORD", None);
         check("SMTP_USER=qa-notify SMTP_PASS= SMTP_TLS=true", None);
         check("login failed for user=qa_lead reason=bad_password attempts=2", None);

@@ -469,7 +469,7 @@ impl Views {
     pub fn of(text: &str) -> Views {
         let text = &*unescaped(text);
         let words = spelled_digits(with_overridden_reversed(text, view(text)));
-        let words = with_table_cells_labelled(words);
+        let words = with_xml_elements_labelled(with_table_cells_labelled(words));
         let spoken = join_spoken_groups(&words);
         let chars = map_chinese_digits(&spoken.chars().collect::<Vec<_>>());
         let (digits, runs) = number_runs(&chars);
@@ -568,6 +568,24 @@ fn with_table_cells_labelled(words: String) -> String {
         }
     }
     out
+}
+
+/// The words view with, after it, every XML element of text alone under
+/// its name, a `name: text;` line each: `<password>OKl07g$bhZJ</password>`
+/// says `password: OKl07g$bhZJ;`, which the patterns read.
+fn with_xml_elements_labelled(words: String) -> String {
+    static ELEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        super::re(r"<([A-Za-z_][\w.\-]{0,40})>([^<>]{1,200})</([A-Za-z_][\w.\-]{0,40})>")
+    });
+    if !words.contains("</") {
+        return words;
+    }
+    let labelled: Vec<String> = ELEMENT
+        .captures_iter(&words)
+        .filter(|c| c[1] == c[3])
+        .map(|c| format!("\n{}: {};", &c[1], c[2].trim()))
+        .collect();
+    if labelled.is_empty() { words } else { words + &labelled.concat() }
 }
 
 /// Digits read out as English words, five or more in a row (`one eight
