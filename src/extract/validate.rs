@@ -83,27 +83,19 @@ fn cuts_into_a_finding(quote: &str, message: &str, detector: &Detector) -> bool 
     detector.scan(&message.replacen(quote, " ", 1)).is_none()
 }
 
-/// Whether `texts` hold four digits or more in a row of an identifier in
-/// `message` (which has a finding: a phone number, an ID, a card, a number
-/// without which the detectors find nothing there), read as the detectors
-/// read digits (separators and Chinese numerals folded).
-fn carries_part_of_an_identifier(texts: &[&str], message: &str, detector: &Detector) -> bool {
-    let digit_like = |c: char| c.is_numeric() || "〇零一二三四五六七八九幺两".contains(c);
-    if !texts.iter().any(|t| t.chars().any(digit_like)) {
+/// Whether one of `runs` (four digits or more in a row of a slip, read as
+/// the detectors read digits: separators and Chinese numerals folded) lies
+/// in an identifier of `message` (which has a finding: a phone number, an
+/// ID, a card, a number without which the detectors find nothing there).
+fn carries_part_of_an_identifier(runs: &[String], message: &str, detector: &Detector) -> bool {
+    if runs.is_empty() {
         return false;
     }
     let message = detect::digits_view(message);
-    let identifiers: Vec<&str> = message
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|run| run.len() >= 4 && detector.scan(&message.replace(run, " ")).is_none())
-        .collect();
-    texts.iter().any(|text| {
-        let digits = detect::digits_view(text);
-        digits
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|run| run.len() >= 4)
-            .any(|run| identifiers.iter().any(|id| id.contains(run)))
-    })
+    digit_runs(&message)
+        .into_iter()
+        .filter(|id| detector.scan(&message.replace(id.as_str(), " ")).is_none())
+        .any(|id| runs.iter().any(|run| id.contains(run.as_str())))
 }
 
 /// Whether `texts` carry a piece of what the detectors find in a user
@@ -142,7 +134,7 @@ fn carries_a_piece_of_a_finding(texts: &[&str], c: &Checks) -> bool {
         (!carried.is_empty() || holds_a_run)
             && c.detector.scan(&source).is_some()
             && (carried.iter().any(|w| c.detector.scan(&source.replace(w.as_str(), " ")).is_none())
-                || carries_part_of_an_identifier(texts, &source, c.detector))
+                || carries_part_of_an_identifier(&runs, &source, c.detector))
     })
 }
 

@@ -91,12 +91,7 @@ pub async fn guard(
     let named = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok());
     if let Some(id) = named {
         if sessions.owners().get(id).is_some_and(|o| *o != owner) {
-            return ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "no such MCP session; start one with initialize",
-            )
-            .into_response();
+            return super::mcp_refusal(StatusCode::NOT_FOUND, false).into_response();
         }
         if request.method() != Method::GET {
             return next.run(request).await;
@@ -108,8 +103,14 @@ pub async fn guard(
             return ApiError::new(StatusCode::CONFLICT, "too_many_streams", message)
                 .into_response();
         };
+        // The stream counts until its body is done or dropped (the client went away).
         let response = next.run(request).await;
-        return response.map(|body| axum::body::Body::new(Counted { body, _stream: stream }));
+        return response.map(|body| {
+            axum::body::Body::new(http_body_util::BodyExt::map_frame(body, move |frame| {
+                let _held = &stream;
+                frame
+            }))
+        });
     }
     if request.method() == Method::POST && sessions.held_by(&owner).await >= MAX_PER_TOKEN {
         let message = format!(
@@ -165,32 +166,5 @@ impl Drop for OpenStream {
                 open.remove(&self.session);
             }
         }
-    }
-}
-
-/// An answer's body that holds its [`OpenStream`] until the body is done
-/// or dropped (the client went away).
-struct Counted {
-    body: axum::body::Body,
-    _stream: OpenStream,
-}
-
-impl http_body::Body for Counted {
-    type Data = axum::body::Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
-        std::pin::Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.body.size_hint()
     }
 }
