@@ -7,12 +7,14 @@
 pub mod policy;
 
 use crate::config::Config;
+use crate::detect;
 use crate::domain::{Kind, Memory, Scope, Slip, SlipState, Status, SuggestionStatus, Time};
 use crate::error::Error;
+use crate::llm::wire::{Item, Proposal};
 use crate::llm::{ConsolidationRequest, MemoryView, Provider, SlipView, SuggestionView, Usage};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
-use crate::text::estimate_tokens;
+use crate::text::{self, estimate_tokens};
 use policy::{Decisions, KnownSuggestion, UserState};
 use std::collections::{BTreeSet, HashMap};
 
@@ -150,6 +152,7 @@ impl<S: Store> StageTwo<'_, S> {
             outcome.usage.completion_tokens += report.usage.completion_tokens;
             proposals.extend(report.outcome?.operations);
         }
+        state.findings_in_messages = self.findings_to_check(user_id, now, &proposals).await?;
         let decisions = policy::decide(&mut state, proposals, &self.config.policy.rules, &groups);
         if let Some(owner) = self.owner
             && !decisions.writes.is_empty()
@@ -162,6 +165,26 @@ impl<S: Store> StageTwo<'_, S> {
         }
         outcome.decisions = decisions;
         Ok(())
+    }
+
+    /// The user's messages of the lookback window in which the detectors
+    /// find something, when a text of `proposals` holds what could be a
+    /// piece of one (a value-like word, four digits): the model saw those
+    /// messages in stage one, and stage two sees only slips.
+    async fn findings_to_check(
+        &self,
+        user_id: &str,
+        now: Time,
+        proposals: &[Item<Proposal>],
+    ) -> Result<Vec<String>, Error> {
+        let texts: Vec<&str> = proposals.iter().filter_map(proposed_text).collect();
+        if !detect::may_carry_a_piece(&texts) {
+            return Ok(Vec::new());
+        }
+        let since = now - self.config.selection.lookback;
+        let detector = &self.config.policy.rules.detector;
+        let written = self.store.user_texts(user_id, since).await?;
+        Ok(written.into_iter().filter(|t| detector.scan(&text::normalize(t)).is_some()).collect())
     }
 
     async fn read_state(&self, user_id: &str, now: Time) -> Result<UserState, Error> {
@@ -200,6 +223,7 @@ impl<S: Store> StageTwo<'_, S> {
                 })
                 .collect(),
             tombstones: self.store.tombstones(user_id).await?,
+            findings_in_messages: Vec::new(),
         })
     }
 
@@ -327,6 +351,19 @@ fn group_request(
         memories,
         suggestions,
         slips: slips.into_iter().map(slip_view).collect(),
+    }
+}
+
+/// The text a proposal would store: a memory's or suggestion's content, a retire reason.
+fn proposed_text(item: &Item<Proposal>) -> Option<&str> {
+    match item {
+        Item::Valid(
+            Proposal::Create { content, .. }
+            | Proposal::Update { content, .. }
+            | Proposal::Suggest { content, .. },
+        ) => Some(content),
+        Item::Valid(Proposal::Retire { reason, .. }) => Some(reason),
+        Item::Valid(Proposal::Confirm { .. }) | Item::Malformed => None,
     }
 }
 

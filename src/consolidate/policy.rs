@@ -6,6 +6,7 @@
 //! the id to look at. Nothing here can change an explicit memory: operations
 //! aimed at one become suggestions for a person.
 
+use crate::detect;
 use crate::domain::{
     Actor, Applied, Event, Kind, KindPolicy, Memory, Origin, RejectReason, Rules, Scope, Slip,
     SlipState, Status, Suggestion, SuggestionOp, SuggestionStatus, Time, Tombstone, Write, new_id,
@@ -37,6 +38,11 @@ pub struct UserState {
     /// Pending and decided suggestions.
     pub suggestions: Vec<KnownSuggestion>,
     pub tombstones: Vec<Tombstone>,
+    /// What the user wrote lately in which the detectors find something
+    /// (see `consolidate::StageTwo`): no text the model writes may carry a
+    /// piece of it, a password's value without its label or four digits of
+    /// an ID, which the model may have seen in stage one.
+    pub findings_in_messages: Vec<String>,
 }
 
 /// What the policy decided for one user.
@@ -159,14 +165,29 @@ fn parse_group(kind: &str, scope: &str) -> Result<(Kind, Scope), Rejection> {
     Ok((k, s))
 }
 
-/// A text the model wrote, through the one text rule (spec §10.22).
-fn checked_text(text: &str, rules: &Rules, id: &str) -> Result<String, Rejection> {
-    guard::admit(text, TextKind::Statement, &rules.detector).map_err(|refusal| match refusal {
-        Refusal::Forbidden(_) => reject(RejectReason::Forbidden, id),
-        Refusal::Empty | Refusal::ControlCharacter | Refusal::TooLong { .. } => {
-            reject(RejectReason::Invalid, id)
-        }
-    })
+/// A text the model wrote, through the one text rule (spec §10.22) and
+/// free of pieces of what the user's messages hold (spec §2: every text
+/// the model writes is checked, whatever it quotes).
+fn checked_text(
+    state: &UserState,
+    text: &str,
+    rules: &Rules,
+    id: &str,
+) -> Result<String, Rejection> {
+    let text =
+        guard::admit(text, TextKind::Statement, &rules.detector).map_err(
+            |refusal| match refusal {
+                Refusal::Forbidden(_) => reject(RejectReason::Forbidden, id),
+                Refusal::Empty | Refusal::ControlCharacter | Refusal::TooLong { .. } => {
+                    reject(RejectReason::Invalid, id)
+                }
+            },
+        )?;
+    let sources = state.findings_in_messages.iter().map(String::as_str);
+    if detect::carries_a_piece(&[&text], sources, &rules.detector) {
+        return Err(reject(RejectReason::Forbidden, id));
+    }
+    Ok(text)
 }
 
 impl UserState {
@@ -362,7 +383,7 @@ fn create(
     let group = parse_group(kind, scope)?;
     let cited = state.cited(slip_ids, &group)?;
     let superseded = state.superseded(supersedes, &cited, &group)?;
-    let content = checked_text(content, rules, slip_ids.first().map_or("", |s| s.as_str()))?;
+    let content = checked_text(state, content, rules, slip_ids.first().map_or("", |s| s.as_str()))?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     let superseded = state.counting(superseded, &group);
     if state.tombstoned(&content, &evidence) {
@@ -468,7 +489,7 @@ fn update(
 ) -> Result<(), Rejection> {
     let (memory, cited) = target(state, memory_id, slip_ids)?;
     let group = (memory.kind, memory.scope.clone());
-    let content = checked_text(content, rules, memory_id)?;
+    let content = checked_text(state, content, rules, memory_id)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, memory_id));
@@ -581,7 +602,7 @@ fn retire(
 ) -> Result<(), Rejection> {
     let (memory, cited) = target(state, memory_id, slip_ids)?;
     let group = (memory.kind, memory.scope.clone());
-    let reason = checked_text(reason, rules, memory_id)?;
+    let reason = checked_text(state, reason, rules, memory_id)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if !changeable(&memory) {
         return suggest(
@@ -679,7 +700,7 @@ fn suggest_proposed(
         return Err(reject(RejectReason::NotActive, &m.memory_id));
     }
     let cited = state.cited(slip_ids, &group)?;
-    let content = checked_text(content, rules, memory_id.unwrap_or(""))?;
+    let content = checked_text(state, content, rules, memory_id.unwrap_or(""))?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
@@ -874,6 +895,7 @@ mod tests {
             slips: slips.into_iter().map(|s| (s.slip_id.clone(), s)).collect(),
             suggestions: Vec::new(),
             tombstones: Vec::new(),
+            findings_in_messages: Vec::new(),
         }
     }
 
@@ -1296,6 +1318,30 @@ mod tests {
             suggest("terminology", "global", "call 13812345678", None, &["t1"]),
             "rejected:forbidden",
         );
+    }
+
+    #[test]
+    fn texts_the_model_wrote_carry_no_piece_of_what_the_user_said() {
+        let said = |s: &mut UserState| {
+            s.findings_in_messages = vec![
+                "测试环境密码是 Tr0ub4dor&3x，另外我在研发中心质检部".into(),
+                "我的身份证 11010519491231002X，报告抬头用研发中心".into(),
+            ];
+        };
+        let leaks = [
+            create(PS.0, PS.1, "质检部; staging: Tr0ub4dor&3x", &["s3", "s2"], &[]),
+            create(PS.0, PS.1, "证件后段 1231002X", &["s3", "s2"], &[]),
+            update("auto", "OP12 质检部工程师; staging Tr0ub4dor&3x", &["s3"]),
+            update("explicit", "ｓｔａｇｉｎｇ Ｔｒ０ｕｂ４ｄｏｒ＆３ｘ", &["s3"]),
+            retire("auto", "OP02 staging: Tr0ub4dor&3x", &["s3"]),
+            retire("explicit", "证件前段 1101051949", &["s3"]),
+            suggest("terminology", "global", "备份 Tr0ub4\u{200b}dor&3x", None, &["t1"]),
+        ];
+        for proposal in leaks {
+            check(said, proposal, "rejected:forbidden");
+        }
+        check(said, update("auto", "报告抬头用研发中心, ISO 22000", &["s3"]), "update");
+        check(nothing, update("auto", "staging: Tr0ub4dor&3x 1231002X", &["s3"]), "update");
     }
 
     #[test]

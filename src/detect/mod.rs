@@ -27,8 +27,10 @@ mod context;
 mod credentials;
 mod identifiers;
 mod passwords;
+mod pieces;
 mod view;
 
+pub use pieces::{carries_a_piece, may_carry_a_piece};
 pub use view::{digits_view, view};
 
 use regex::Regex;

@@ -83,82 +83,6 @@ fn cuts_into_a_finding(quote: &str, message: &str, detector: &Detector) -> bool 
     detector.scan(&message.replacen(quote, " ", 1)).is_none()
 }
 
-/// Whether one of `runs` (four digits or more in a row of a slip, read as
-/// the detectors read digits: separators and Chinese numerals folded) lies
-/// in an identifier of `message` (which has a finding: a phone number, an
-/// ID, a card, a number without which the detectors find nothing there).
-fn carries_part_of_an_identifier(runs: &[String], message: &str, detector: &Detector) -> bool {
-    if runs.is_empty() {
-        return false;
-    }
-    let message = detect::digits_view(message);
-    digit_runs(&message)
-        .into_iter()
-        .filter(|id| detector.scan(&message.replace(id.as_str(), " ")).is_none())
-        .any(|id| runs.iter().any(|run| id.contains(run.as_str())))
-}
-
-/// Whether `texts` carry a piece of what the detectors find in a user
-/// message of the chunk or its context, whichever message the slip cites:
-/// a value-like word of the message (`Tr0ub4dor&3x`, `jay@example.com`) or
-/// four digits or more of a number, without which that message has no
-/// finding. A model that quotes something harmless and copies the password
-/// of the message beside it into the content (`staging=Tr0ub4dor&3x`, in
-/// full-width letters or with a zero-width space), or keeps an ID in two
-/// slips of two messages, is caught here. The slip is read as the detectors
-/// read text; a message is scanned only when the slip holds one of its
-/// value-like words or one of its numbers.
-fn carries_a_piece_of_a_finding(texts: &[&str], c: &Checks) -> bool {
-    let viewed: Vec<String> = texts.iter().map(|t| detect::view(t)).collect();
-    let digit_like = |ch: char| ch.is_numeric() || "〇零一二三四五六七八九幺两".contains(ch);
-    let runs: Vec<String> = if texts.iter().any(|t| t.chars().any(digit_like)) {
-        viewed.iter().flat_map(|t| digit_runs(&detect::digits_view(t))).collect()
-    } else {
-        Vec::new()
-    };
-    if runs.is_empty() && viewed.iter().all(|t| value_words(t).is_empty()) {
-        return false;
-    }
-    let user_texts =
-        c.messages.values().filter(|m| m.role == Role::User).map(|m| m.content.as_str());
-    user_texts.chain(c.context_user_texts.iter().copied()).any(|message| {
-        let source = detect::view(&text::normalize(message));
-        let carried: Vec<String> = value_words(&source)
-            .into_iter()
-            .filter(|w| viewed.iter().any(|t| t.contains(w.as_str())))
-            .collect();
-        let holds_a_run = !runs.is_empty() && {
-            let digits = detect::digits_view(&source);
-            runs.iter().any(|run| digits.contains(run.as_str()))
-        };
-        (!carried.is_empty() || holds_a_run)
-            && c.detector.scan(&source).is_some()
-            && (carried.iter().any(|w| c.detector.scan(&source.replace(w.as_str(), " ")).is_none())
-                || carries_part_of_an_identifier(&runs, &source, c.detector))
-    })
-}
-
-/// The runs of four digits or more in a digits view.
-fn digit_runs(digits: &str) -> Vec<String> {
-    digits
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|run| run.len() >= 4)
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The words of `text` that look like values rather than words: four
-/// characters or more of ASCII, with a digit or a symbol in them, split at
-/// spaces, other scripts and the punctuation around values.
-fn value_words(text: &str) -> Vec<String> {
-    text.split(|ch: char| !ch.is_ascii_graphic() || ",;:=()[]{}<>\"'`".contains(ch))
-        .map(|w| w.trim_end_matches(['.', '!', '?']))
-        .filter(|w| w.len() >= 4)
-        .filter(|w| w.chars().any(|ch| ch.is_ascii_digit() || !ch.is_ascii_alphanumeric()))
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Whether a quote, or the sentence it was cut from, asks for something only
 /// this once, read as the detectors read text (Traditional as Simplified,
 /// full-width folded, invisible characters gone), so that `這次`, `ＴＨＩＳ
@@ -218,7 +142,10 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     if c.detector.scan(&source).is_some() && cuts_into_a_finding(&quote, &source, c.detector) {
         return Err(DropReason::Forbidden);
     }
-    if carries_a_piece_of_a_finding(&[&quote, &content], c) {
+    let user_texts =
+        c.messages.values().filter(|m| m.role == Role::User).map(|m| m.content.as_str());
+    let sources = user_texts.chain(c.context_user_texts.iter().copied());
+    if detect::carries_a_piece(&[&quote, &content], sources, c.detector) {
         return Err(DropReason::Forbidden);
     }
     Ok(Slip {

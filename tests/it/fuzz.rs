@@ -403,6 +403,7 @@ fn state() -> UserState {
         slips: slips.into_iter().map(|s| (s.slip_id.clone(), s)).collect(),
         suggestions: Vec::new(),
         tombstones: Vec::new(),
+        findings_in_messages: Vec::new(),
     }
 }
 

@@ -8,7 +8,7 @@ use crate::app::{ingest, model_config, run_at};
 use crate::fake_model::{self, Gate, operations, slips};
 use crate::helpers::{RawSql, line, on_both_backends};
 use dreamd::detect::Detector;
-use dreamd::domain::{Kind, Scope, Status, SuggestionStatus};
+use dreamd::domain::{Kind, RejectReason, Scope, Status, SuggestionStatus};
 use dreamd::manage::{Manager, NewExplicit, StatusChange};
 use dreamd::store::Store;
 use serde_json::{Value, json};
@@ -22,6 +22,7 @@ on_both_backends!(
     a_claim_lost_while_the_model_thinks_writes_nothing_until_the_next_run,
     a_deletion_erases_every_text_of_the_memory,
     a_user_that_keeps_failing_is_passed_over_until_a_new_slip,
+    a_value_the_model_saw_in_stage_one_stays_out_of_stage_two,
 );
 
 const USER: &str = "u1";
@@ -370,6 +371,48 @@ async fn erased_text_leaves_the_sqlite_files() {
     assert!(on_disk("wombatpangolin"));
     store.purge_user("u2").await.unwrap();
     assert!(!on_disk("wombatpangolin"), "a purged user's messages are gone from the files");
+}
+
+/// Stage two writes what stage one's messages held and its slips do not:
+/// the password without its label, in a memory, an update's text and a
+/// retire reason; beside it, one honest memory.
+fn leak_what_stage_one_saw(doc: &Value) -> ResponseTemplate {
+    let cited = ids(&new_slips(doc));
+    let explicit = doc["memories"].as_array().unwrap().iter().find(|m| m["origin"] == "explicit");
+    let explicit = explicit.map_or(Value::Null, |m| m["memory_id"].clone());
+    operations(json!([
+        {"op": "create", "kind": "recent_focus", "scope": "global",
+         "content": "低糖酸奶; staging: Tr0ub4dor&3x", "slip_ids": cited, "supersedes_slip_ids": []},
+        {"op": "retire", "memory_id": explicit, "reason": "OP02 staging Tr0ub4dor&3x", "slip_ids": cited},
+        {"op": "create", "kind": "recent_focus", "scope": "global",
+         "content": "在做低糖酸奶的稳定剂筛选", "slip_ids": cited, "supersedes_slip_ids": []},
+    ]))
+}
+
+async fn a_value_the_model_saw_in_stage_one_stays_out_of_stage_two<S: Store + RawSql>(store: &S) {
+    let server = fake_model::start_both(echo, leak_what_stage_one_saw).await;
+    let config = model_config(&server.uri(), "");
+    let detector = Detector::default();
+    let manager = Manager::new(store, "2026-11-19T09:00:00Z".parse().unwrap(), &detector);
+    let explicit =
+        NewExplicit {
+            text: "周报先写结论".into(), kind: Kind::RecentFocus, ..request_for(USER)
+        };
+    manager.set(explicit).await.expect("the explicit memory is kept");
+    let say = |id: &str, text: &str| line(USER, "c1", id, "user", text, "2026-11-20T09:00:00Z");
+    ingest(
+        store,
+        &[
+            say("m1", "测试环境密码是 Tr0ub4dor&3x，另外我在研发中心质检部"),
+            say("m2", "最近在做低糖酸奶的稳定剂筛选"),
+        ],
+    )
+    .await;
+    let summary = run_at(store, &config, RUN_1).await;
+    assert_eq!(summary.operations.applied.create, 1, "{summary:?}");
+    let forbidden = summary.operations.rejected.get(&RejectReason::Forbidden);
+    assert_eq!(forbidden, Some(&2), "{summary:?}");
+    assert_eq!(store.rows_containing("Tr0ub4dor").await, 0, "a piece of the password was stored");
 }
 
 fn request_for(user: &str) -> NewExplicit {
