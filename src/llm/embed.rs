@@ -123,7 +123,7 @@ impl Embedder {
         if !self.api_key.is_empty() {
             request = request.bearer_auth(&self.api_key);
         }
-        let response = request.send().await.map_err(transport)?;
+        let mut response = request.send().await.map_err(transport)?;
         let status = response.status();
         if !status.is_success() {
             let retry_after = retry_after(&response)
@@ -131,7 +131,8 @@ impl Embedder {
             let error = LlmError::Status { status: status.as_u16(), code: None };
             return Err(Failed { error, retry_after });
         }
-        let bytes = response.bytes().await.map_err(transport)?;
+        let too_large = Failed { error: LlmError::TooLarge, retry_after: None };
+        let bytes = super::read_capped(&mut response).await.map_err(transport)?.ok_or(too_large)?;
         Ok(read_answer(&bytes, texts.len())?)
     }
 }

@@ -36,6 +36,30 @@ pub enum LlmError {
     Transport(String),
     #[error("the model's answer is not valid: {0}")]
     BadAnswer(#[from] answer::AnswerProblem),
+    #[error("the model's answer is larger than {} MiB; it was not read", MAX_ANSWER_BYTES >> 20)]
+    TooLarge,
+}
+
+/// The most of an answer dreamd reads: far above any honest one (a chat
+/// answer is a few kilobytes, a full batch of embeddings a few megabytes),
+/// far below what would take the daemon's memory (a server once sent
+/// 400 MB, and all of it was kept to be parsed).
+pub const MAX_ANSWER_BYTES: usize = 32 << 20;
+
+/// The body of `response`, read up to [`MAX_ANSWER_BYTES`] and `None`
+/// past it; a declared length past it is refused before a byte is read.
+async fn read_capped(response: &mut reqwest::Response) -> Result<Option<Vec<u8>>, reqwest::Error> {
+    if response.content_length().is_some_and(|n| n > MAX_ANSWER_BYTES as u64) {
+        return Ok(None);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > MAX_ANSWER_BYTES {
+            return Ok(None);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Some(body))
 }
 
 /// The outcome of one logical call with its retries and what they cost.

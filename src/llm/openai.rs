@@ -96,9 +96,28 @@ impl tower::Service<HttpRequestFactory> for StatusService {
                     retry_after,
                 })));
             }
-            Ok(response)
+            capped(response).await
         })
     }
+}
+
+/// The answer past [`super::MAX_ANSWER_BYTES`], for [`describe`].
+#[derive(Debug, thiserror::Error)]
+#[error("the answer is too large")]
+struct TooLarge;
+
+/// `response` with its body read here, within [`super::MAX_ANSWER_BYTES`]:
+/// async-openai reads a body whole, whatever its size.
+async fn capped(mut response: reqwest::Response) -> Result<reqwest::Response, OpenAIError> {
+    let (status, version, headers) =
+        (response.status(), response.version(), response.headers().clone());
+    let body = super::read_capped(&mut response).await.map_err(OpenAIError::Reqwest)?;
+    let body = body.ok_or_else(|| OpenAIError::Boxed(Box::new(TooLarge)))?;
+    let mut read = http::Response::new(body);
+    *read.status_mut() = status;
+    *read.version_mut() = version;
+    *read.headers_mut() = headers;
+    Ok(reqwest::Response::from(read))
 }
 
 /// The `note_slips` JSON schema of spec §5.
@@ -384,6 +403,7 @@ fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
     match error {
         OpenAIError::Boxed(boxed) => match boxed.downcast::<Throttled>() {
             Ok(t) => (LlmError::Status { status: t.status, code: None }, t.retry_after),
+            Err(other) if other.is::<TooLarge>() => (LlmError::TooLarge, None),
             Err(other) => (LlmError::Transport(other.to_string()), None),
         },
         OpenAIError::Reqwest(e) if e.is_timeout() => (LlmError::Timeout, None),

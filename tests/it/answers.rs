@@ -156,6 +156,29 @@ async fn temperature_none_sends_none() {
     }
 }
 
+/// A valid answer padded past the 32 MiB dreamd reads, for conversation
+/// `huge`; an honest answer for the others.
+fn huge_or_honest(doc: &Value) -> ResponseTemplate {
+    let json = slip_for(doc).to_string();
+    if doc["conversation_id"] == "huge" {
+        return completion(&format!("{json}{}", " ".repeat(33 << 20)));
+    }
+    completion(&json)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_answer_past_the_size_cap_is_not_read() {
+    let server = fake_model::start_both(huge_or_honest, |_: &Value| operations(json!([]))).await;
+    let d = Dreamd::sqlite().with_model(&server.uri()).env("DREAMD_LLM__MAX_RETRIES", "0");
+    d.ingest(&[say("huge", "我在质检部做微生物检测"), say("fine", "我负责原料入厂检验")]);
+    let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
+    assert_eq!(run.code, 3, "the huge answer's conversation fails: {}", run.stderr);
+    let summary: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(summary["conversations"]["done"], 1, "{summary}");
+    assert_eq!(summary["slips"]["kept"], 1, "{summary}");
+    assert!(run.stderr.contains("larger than 32 MiB"), "{}", run.stderr);
+}
+
 const CANARY: &str = "CANARY7Q";
 
 /// Stage one: a valid slip (so stage two runs) beside slips with the canary
