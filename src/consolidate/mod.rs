@@ -68,16 +68,7 @@ impl<S: Store> StageTwo<'_, S> {
             tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
             outcome.ending = Ending::Failed(failure.to_string());
         }
-        for (reason, id) in &outcome.decisions.rejections {
-            match id {
-                Some(id) => {
-                    tracing::warn!(stage = "consolidate", reason = %reason, id = %id, "operation rejected")
-                }
-                None => {
-                    tracing::warn!(stage = "consolidate", reason = %reason, "operation rejected")
-                }
-            }
-        }
+        log_rejections(&outcome.decisions);
         tracing::debug!(stage = "consolidate", applied = ?outcome.decisions.applied, deferred = outcome.decisions.deferred, "user done");
         if let Some(owner) = self.owner
             && let Err(e) = self.store.release_user(user_id, owner).await
@@ -351,6 +342,28 @@ fn group_request(
         memories,
         suggestions,
         slips: slips.into_iter().map(slip_view).collect(),
+    }
+}
+
+/// The most rejections of one user logged a line each; the rest are
+/// counted in one line. An answer of thousands of bad operations would
+/// otherwise write thousands of lines (3.6 MB from one hostile answer).
+const REJECTIONS_LISTED: usize = 10;
+
+/// A warning per rejected operation, up to [`REJECTIONS_LISTED`], with the
+/// id to look at, then one with the count of the others and every count by reason.
+fn log_rejections(decisions: &Decisions) {
+    for (reason, id) in decisions.rejections.iter().take(REJECTIONS_LISTED) {
+        match id {
+            Some(id) => {
+                tracing::warn!(stage = "consolidate", reason = %reason, id = %id, "operation rejected")
+            }
+            None => tracing::warn!(stage = "consolidate", reason = %reason, "operation rejected"),
+        }
+    }
+    let unlisted = decisions.rejections.len().saturating_sub(REJECTIONS_LISTED);
+    if unlisted > 0 {
+        tracing::warn!(stage = "consolidate", more = unlisted, rejected = ?decisions.rejected, "more operations rejected; counted, not listed");
     }
 }
 

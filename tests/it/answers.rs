@@ -292,6 +292,16 @@ async fn a_canary_in_every_field_of_a_hostile_answer_reaches_no_log_status_or_ta
         assert!(!run.stdout.contains(CANARY), "{}", run.stdout);
         let summary: Value = serde_json::from_str(&run.stdout).unwrap();
         assert!(summary["operations"]["rejected"]["malformed"].as_u64() > Some(0), "{summary}");
+        let rejected: u64 = summary["operations"]["rejected"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert!(rejected > 10, "the answer has more rejections than are listed: {summary}");
+        let listed = run.stderr.lines().filter(|l| l.contains("operation rejected")).count();
+        assert_eq!(listed, 10, "ten rejections listed, the rest counted: {}", run.stderr);
+        assert!(run.stderr.contains("more operations rejected"), "{}", run.stderr);
         for args in [
             vec!["status"],
             vec!["status", "--format", "json"],
