@@ -35,7 +35,7 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// The sessions rmcp keeps, and the token that opened each.
 pub struct McpSessions {
     manager: Arc<LocalSessionManager>,
-    owners: Mutex<HashMap<String, Digest32>>,
+    owners: Arc<Mutex<Owners>>,
     /// Event streams open, by session.
     streams: Arc<Mutex<HashMap<String, usize>>>,
 }
@@ -44,11 +44,7 @@ impl McpSessions {
     pub fn new() -> McpSessions {
         let session_config = SessionConfig { keep_alive: Some(IDLE), ..SessionConfig::default() };
         let manager = LocalSessionManager { sessions: Default::default(), session_config };
-        McpSessions {
-            manager: Arc::new(manager),
-            owners: Mutex::default(),
-            streams: Arc::default(),
-        }
+        McpSessions { manager: Arc::new(manager), owners: Arc::default(), streams: Arc::default() }
     }
 
     /// The session manager rmcp's service runs on.
@@ -56,18 +52,68 @@ impl McpSessions {
         self.manager.clone()
     }
 
-    fn owners(&self) -> MutexGuard<'_, HashMap<String, Digest32>> {
-        // Every change is one insert or one retain: a poisoned map is whole.
-        self.owners.lock().unwrap_or_else(PoisonError::into_inner)
+    fn owners(&self) -> MutexGuard<'_, Owners> {
+        lock(&self.owners)
     }
 
-    /// How many live sessions `owner` holds; forgets the sessions that ended.
-    async fn held_by(&self, owner: &Digest32) -> usize {
+    /// A place for one more session of `owner`, held until the request
+    /// that may open it is answered; `None` when its live sessions and the
+    /// ones being opened reach [`MAX_PER_TOKEN`]. Counted and taken under
+    /// one lock, so requests sent at once cannot all pass the count.
+    async fn reserve(&self, owner: Digest32) -> Option<Opening> {
         let live: HashSet<String> =
             self.manager.sessions.read().await.keys().map(|id| id.to_string()).collect();
         let mut owners = self.owners();
-        owners.retain(|id, _| live.contains(id));
-        owners.values().filter(|o| *o == owner).count()
+        owners.sessions.retain(|id, _| live.contains(id));
+        let held = owners.sessions.values().filter(|o| **o == owner).count();
+        let opening = owners.opening.entry(owner).or_default();
+        if held + *opening >= MAX_PER_TOKEN {
+            return None;
+        }
+        *opening += 1;
+        Some(Opening { owners: self.owners.clone(), owner })
+    }
+}
+
+/// Which token opened each session, and the requests of each token that
+/// may open one now.
+#[derive(Default)]
+struct Owners {
+    sessions: HashMap<String, Digest32>,
+    opening: HashMap<Digest32, usize>,
+}
+
+fn lock(owners: &Mutex<Owners>) -> MutexGuard<'_, Owners> {
+    // Every change is one insert, one retain or one count: a poisoned map is whole.
+    owners.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A reserved place for a session ([`McpSessions::reserve`]): the session
+/// the answer names takes it, and it is given back when dropped (also when
+/// the client went away before the answer).
+struct Opening {
+    owners: Arc<Mutex<Owners>>,
+    owner: Digest32,
+}
+
+impl Opening {
+    /// Records the session the answer opened, if any, as `owner`'s.
+    fn opened(self, session: Option<&str>) {
+        if let Some(id) = session {
+            lock(&self.owners).sessions.insert(id.to_owned(), self.owner);
+        }
+    }
+}
+
+impl Drop for Opening {
+    fn drop(&mut self) {
+        let mut owners = lock(&self.owners);
+        if let Some(n) = owners.opening.get_mut(&self.owner) {
+            *n -= 1;
+            if *n == 0 {
+                owners.opening.remove(&self.owner);
+            }
+        }
     }
 }
 
@@ -90,7 +136,7 @@ pub async fn guard(
     }
     let named = request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok());
     if let Some(id) = named {
-        if sessions.owners().get(id).is_some_and(|o| *o != owner) {
+        if sessions.owners().sessions.get(id).is_some_and(|o| *o != owner) {
             return super::mcp_refusal(StatusCode::NOT_FOUND, false).into_response();
         }
         if request.method() != Method::GET {
@@ -112,7 +158,10 @@ pub async fn guard(
             }))
         });
     }
-    if request.method() == Method::POST && sessions.held_by(&owner).await >= MAX_PER_TOKEN {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let Some(opening) = sessions.reserve(owner).await else {
         let message = format!(
             "this token holds {MAX_PER_TOKEN} MCP sessions already: end one (DELETE /mcp) \
              or wait until one has been idle for {} minutes",
@@ -120,11 +169,9 @@ pub async fn guard(
         );
         return ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sessions", message)
             .into_response();
-    }
+    };
     let response = next.run(request).await;
-    if let Some(id) = response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
-        sessions.owners().insert(id.to_owned(), owner);
-    }
+    opening.opened(response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()));
     response
 }
 

@@ -200,12 +200,12 @@ async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean(
         .await
         .unwrap();
     assert_eq!(from_a_page.status(), 403, "a page of another origin");
-    let mut statuses = Vec::new();
-    for _ in 1..=32 {
-        statuses.push(open_session(&served, JAY_TOKEN).await.0);
-    }
+    // Sent at once: the count and the taking of a place are one step.
+    let opens = (0..40).map(|_| open_session(&served, JAY_TOKEN));
+    let statuses: Vec<u16> =
+        futures::future::join_all(opens).await.into_iter().map(|o| o.0).collect();
     assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 31, "{statuses:?}");
-    assert_eq!(statuses.last(), Some(&429));
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 9, "{statuses:?}");
     // A tool called before the handshake ends: rmcp logged its arguments.
     let (status, emmas) = open_session(&served, EMMA_TOKEN).await;
     assert_eq!(status, 200);
