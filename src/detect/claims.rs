@@ -602,9 +602,13 @@ pub(crate) fn has_claim(words: &str) -> bool {
             let statement = statement_of(words, m.start(), m.start());
             // `谁能…由我决定`, `我的请求不用审核`: words of the claim itself
             // that elsewhere make a question or a request.
-            let statement = match c.name("part") {
-                Some(part) => std::borrow::Cow::Owned(without_part(words, statement, part)),
-                None => std::borrow::Cow::Borrowed(statement),
+            // The head a condition must sit in: the statement up to the
+            // claim's end, or all of a statement without the claim's words.
+            let (statement, head) = match c.name("part") {
+                Some(part) => (std::borrow::Cow::Owned(without_part(words, statement, part)), None),
+                None => {
+                    (std::borrow::Cow::Borrowed(statement), Some(up_to(words, statement, m.end())))
+                }
             };
             let gap = c.name("gap").map_or("", |g| g.as_str());
             let next = c.name("next").map_or("", |g| g.as_str());
@@ -624,7 +628,7 @@ pub(crate) fn has_claim(words: &str) -> bool {
                 && !when
                 && !is_a_list
                 && !approve_of
-                && !statement_undoes_claim(words, &statement, m)
+                && !statement_undoes_claim(&statement, head.unwrap_or(&statement))
                 && !gap_breaks_claim(gap)
                 && !act_is_a_topic(next)
                 && !role_is_a_modifier(following)
@@ -667,18 +671,17 @@ static FRAMES: WordSet = WordSet::new(&[
     "about", "流程",
 ]);
 
-/// Whether the words of `statement` (a slice of `words`, or a copy without
-/// the claim's own words) make the claim at `claim` something else.
-fn statement_undoes_claim(words: &str, statement: &str, claim: regex::Match<'_>) -> bool {
-    let from = statement.as_ptr() as usize;
-    let within = (words.as_ptr() as usize..=words.as_ptr() as usize + words.len()).contains(&from);
-    let head = if within {
-        let end = (words.as_ptr() as usize + claim.end()).saturating_sub(from).min(statement.len());
-        statement.get(..end).unwrap_or(statement)
-    } else {
-        statement
-    };
+/// Whether the words of `statement` make the claim something else: a
+/// negation or a topic anywhere in it, a condition or a question in `head`
+/// (the statement up to the claim's end, [`FRAMES`]).
+fn statement_undoes_claim(statement: &str, head: &str) -> bool {
     is_not_a_claim(statement) || mentions(head, &FRAMES)
+}
+
+/// `statement` (a slice of `words`) up to byte `end` of `words`.
+fn up_to<'a>(words: &str, statement: &'a str, end: usize) -> &'a str {
+    let from = statement.as_ptr() as usize - words.as_ptr() as usize;
+    statement.get(..end.saturating_sub(from).min(statement.len())).unwrap_or(statement)
 }
 
 /// Words between verb and role that point away from the subject.
