@@ -134,8 +134,10 @@ impl<S: Store> StageTwo<'_, S> {
             .filter(|s| s.state == SlipState::New)
             .map(|s| (s.kind, s.scope.clone()))
             .collect();
+        let requests = self.requests(&state, &groups);
+        state.unseen_slips = unseen_new_slips(&state, &requests);
         let mut proposals = Vec::new();
-        for request in self.requests(&state, &groups) {
+        for request in requests {
             let report = self.provider.consolidate(&request).await;
             outcome.calls += report.calls;
             outcome.failures += report.failures;
@@ -215,6 +217,7 @@ impl<S: Store> StageTwo<'_, S> {
                 .collect(),
             tombstones: self.store.tombstones(user_id).await?,
             findings_in_messages: Vec::new(),
+            unseen_slips: BTreeSet::new(),
         })
     }
 
@@ -333,9 +336,18 @@ fn group_request(
             in_group(s.kind, &s.scope) && s.expressed_at >= oldest && s.state != SlipState::Consumed
         })
         .collect();
-    slips.sort_by_key(|s| (std::cmp::Reverse(s.expressed_at), s.slip_id.clone()));
+    // New slips first, then those waiting for more evidence, then the
+    // rest, each newest first: a group's older evidence never crowds out
+    // what the model has not seen (a new slip older than fifty consolidated
+    // ones was deferred unseen, and never sent again).
+    let waiting = |state: SlipState| match state {
+        SlipState::New => 0,
+        SlipState::Deferred => 1,
+        _ => 2,
+    };
+    slips.sort_by_key(|s| (waiting(s.state), std::cmp::Reverse(s.expressed_at), &s.slip_id));
     slips.truncate(max_slips);
-    slips.reverse();
+    slips.sort_by_key(|s| (s.expressed_at, &s.slip_id));
     ConsolidationRequest {
         user_id: state.user_id.clone(),
         now: state.now,
@@ -343,6 +355,20 @@ fn group_request(
         suggestions,
         slips: slips.into_iter().map(slip_view).collect(),
     }
+}
+
+/// The new slips of the requested groups that no request carries (more
+/// than `policy.max_slips_per_group` new in one group): they stay `new`,
+/// for the next run, instead of being deferred unseen.
+fn unseen_new_slips(state: &UserState, requests: &[ConsolidationRequest]) -> BTreeSet<String> {
+    let sent: BTreeSet<&str> =
+        requests.iter().flat_map(|r| &r.slips).map(|s| s.slip_id.as_str()).collect();
+    state
+        .slips
+        .values()
+        .filter(|s| s.state == SlipState::New && !sent.contains(s.slip_id.as_str()))
+        .map(|s| s.slip_id.clone())
+        .collect()
 }
 
 /// The most rejections of one user logged a line each; the rest are

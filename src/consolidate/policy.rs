@@ -43,6 +43,9 @@ pub struct UserState {
     /// piece of it, a password's value without its label or four digits of
     /// an ID, which the model may have seen in stage one.
     pub findings_in_messages: Vec<String>,
+    /// New slips the model was not shown (more than a request holds): they
+    /// stay `new` for the next run.
+    pub unseen_slips: BTreeSet<String>,
 }
 
 /// What the policy decided for one user.
@@ -91,7 +94,7 @@ impl Decisions {
 }
 
 /// Decides `proposals` in order and settles every slip of `groups` that is
-/// still `new` (spec §6: none stays `new`). A malformed proposal is counted
+/// still `new` (spec §6: none stays `new`), but those the model was not shown. A malformed proposal is counted
 /// and costs only itself.
 pub fn decide(
     state: &mut UserState,
@@ -789,7 +792,9 @@ fn suggest(
 fn settle_slips(state: &UserState, groups: &BTreeSet<(Kind, Scope)>, d: &mut Decisions) {
     for slip in state.slips.values() {
         let in_group = groups.contains(&(slip.kind, slip.scope.clone()));
-        if in_group && slip.state == SlipState::New && !d.slip_states.contains_key(&slip.slip_id) {
+        let settled = d.slip_states.contains_key(&slip.slip_id);
+        let waits = settled || state.unseen_slips.contains(&slip.slip_id);
+        if in_group && slip.state == SlipState::New && !waits {
             d.slip_states.insert(slip.slip_id.clone(), SlipState::Deferred);
         }
     }
@@ -896,6 +901,7 @@ mod tests {
             suggestions: Vec::new(),
             tombstones: Vec::new(),
             findings_in_messages: Vec::new(),
+            unseen_slips: BTreeSet::new(),
         }
     }
 

@@ -404,6 +404,7 @@ fn state() -> UserState {
         suggestions: Vec::new(),
         tombstones: Vec::new(),
         findings_in_messages: Vec::new(),
+        unseen_slips: Default::default(),
     }
 }
 

@@ -447,3 +447,70 @@ async fn a_failed_user_costs_only_that_user_and_is_retried(d: Dreamd) {
     );
     assert_eq!(memories(&d, "bad").len(), 1);
 }
+
+/// Every new slip reaches the model, however many older ones its group holds.
+mod every_new_slip {
+    use crate::app::{ingest, model_config, run_at};
+    use crate::fake_model::{self, operations, slips};
+    use crate::helpers::{line, on_both_backends};
+    use dreamd::domain::SlipState;
+    use dreamd::store::Store;
+    use serde_json::{Value, json};
+    use std::sync::{Arc, Mutex};
+
+    on_both_backends!(new_slips_past_a_requests_size_wait_for_the_next_run_unseen_never);
+
+    /// Stage one: each user message a `recent_focus` slip quoting it.
+    fn echo(doc: &Value) -> wiremock::ResponseTemplate {
+        let found: Vec<Value> = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "user")
+            .map(|m| {
+                json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
+                       "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
+            })
+            .collect();
+        slips(Value::Array(found))
+    }
+
+    fn said(conversation: &str, n: u32, day: u32) -> String {
+        let text = format!("第{n}号配方在做稳定性试验");
+        let at = format!("2026-11-{day:02}T09:{:02}:00Z", n % 60);
+        line("u1", conversation, &format!("{conversation}-{n}"), "user", &text, &at)
+    }
+
+    async fn states<S: Store>(store: &S) -> (usize, usize) {
+        let slips = store.slips("u1", None).await.unwrap();
+        let count = |state| slips.iter().filter(|s| s.state == state).count();
+        (count(SlipState::New), count(SlipState::Deferred))
+    }
+
+    async fn new_slips_past_a_requests_size_wait_for_the_next_run_unseen_never<S: Store>(
+        store: &S,
+    ) {
+        let shown: Arc<Mutex<Vec<usize>>> = Arc::default();
+        let seen = shown.clone();
+        let server = fake_model::start_both(echo, move |doc: &Value| {
+            let new = doc["slips"].as_array().unwrap().iter().filter(|s| s["new"] == true).count();
+            seen.lock().unwrap().push(new);
+            operations(json!([]))
+        })
+        .await;
+        let config = model_config(&server.uri(), "");
+        let lines: Vec<String> = (1..=55).map(|n| said("c1", n, 20)).collect();
+        ingest(store, &lines).await;
+        run_at(store, &config, "2026-11-21T12:00:00Z").await;
+        assert_eq!(*shown.lock().unwrap(), [50], "a request holds at most 50 slips of a group");
+        assert_eq!(states(store).await, (5, 50), "the 5 not shown stay new");
+        run_at(store, &config, "2026-11-22T12:00:00Z").await;
+        assert_eq!(*shown.lock().unwrap(), [50, 5], "the next run shows them");
+        assert_eq!(states(store).await, (0, 55));
+        // Said before the others, idle only now: older than all 55, still shown.
+        ingest(store, &[said("c2", 99, 19)]).await;
+        run_at(store, &config, "2026-11-23T12:00:00Z").await;
+        assert_eq!(*shown.lock().unwrap(), [50, 5, 1]);
+        assert_eq!(states(store).await, (0, 56));
+    }
+}
