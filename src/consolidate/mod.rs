@@ -145,7 +145,7 @@ impl<S: Store> StageTwo<'_, S> {
             outcome.usage.completion_tokens += report.usage.completion_tokens;
             proposals.extend(report.outcome?.operations);
         }
-        state.findings_in_messages = self.findings_to_check(user_id, now, &proposals).await?;
+        state.messages_with_values = self.messages_with_values(user_id, now, &proposals).await?;
         let decisions = policy::decide(&mut state, proposals, &self.config.policy.rules, &groups);
         if let Some(owner) = self.owner
             && !decisions.writes.is_empty()
@@ -160,11 +160,13 @@ impl<S: Store> StageTwo<'_, S> {
         Ok(())
     }
 
-    /// The user's messages of the lookback window in which the detectors
-    /// find something, when a text of `proposals` holds what could be a
-    /// piece of one (a value-like word, four digits): the model saw those
-    /// messages in stage one, and stage two sees only slips.
-    async fn findings_to_check(
+    /// The messages of the user's conversations in which the detectors
+    /// find a value (a credential, an identifier), when a text of
+    /// `proposals` holds what could be a piece of one (a value-like word,
+    /// four digits): the model saw those messages in stage one, and stage
+    /// two sees only slips. As far back as the lookback window or the slips
+    /// stage two is shown, whichever is longer.
+    async fn messages_with_values(
         &self,
         user_id: &str,
         now: Time,
@@ -174,10 +176,10 @@ impl<S: Store> StageTwo<'_, S> {
         if !detect::may_carry_a_piece(&texts) {
             return Ok(Vec::new());
         }
-        let since = now - self.config.selection.lookback;
+        let since = now - self.config.selection.lookback.max(self.config.policy.slip_ttl);
         let detector = &self.config.policy.rules.detector;
-        let written = self.store.user_texts(user_id, since).await?;
-        Ok(written.into_iter().filter(|t| detector.scan(&text::normalize(t)).is_some()).collect())
+        let texts = self.store.conversation_texts(user_id, since).await?;
+        Ok(texts.into_iter().filter(|t| detector.finds_a_value(&text::normalize(t))).collect())
     }
 
     async fn read_state(&self, user_id: &str, now: Time) -> Result<UserState, Error> {
@@ -216,7 +218,7 @@ impl<S: Store> StageTwo<'_, S> {
                 })
                 .collect(),
             tombstones: self.store.tombstones(user_id).await?,
-            findings_in_messages: Vec::new(),
+            messages_with_values: Vec::new(),
             unseen_slips: BTreeSet::new(),
         })
     }

@@ -38,11 +38,11 @@ pub struct UserState {
     /// Pending and decided suggestions.
     pub suggestions: Vec<KnownSuggestion>,
     pub tombstones: Vec<Tombstone>,
-    /// What the user wrote lately in which the detectors find something
-    /// (see `consolidate::StageTwo`): no text the model writes may carry a
-    /// piece of it, a password's value without its label or four digits of
-    /// an ID, which the model may have seen in stage one.
-    pub findings_in_messages: Vec<String>,
+    /// The recent messages of the user's conversations in which the
+    /// detectors find a value (see `consolidate::StageTwo`): no text the
+    /// model writes may carry a piece of one, a password without its label
+    /// or four digits of an ID, which the model may have seen in stage one.
+    pub messages_with_values: Vec<String>,
     /// New slips the model was not shown (more than a request holds): they
     /// stay `new` for the next run.
     pub unseen_slips: BTreeSet<String>,
@@ -186,7 +186,7 @@ fn checked_text(
                 }
             },
         )?;
-    let sources = state.findings_in_messages.iter().map(String::as_str);
+    let sources = state.messages_with_values.iter().map(String::as_str);
     if detect::carries_a_piece(&[&text], sources, &rules.detector) {
         return Err(reject(RejectReason::Forbidden, id));
     }
@@ -900,7 +900,7 @@ mod tests {
             slips: slips.into_iter().map(|s| (s.slip_id.clone(), s)).collect(),
             suggestions: Vec::new(),
             tombstones: Vec::new(),
-            findings_in_messages: Vec::new(),
+            messages_with_values: Vec::new(),
             unseen_slips: BTreeSet::new(),
         }
     }
@@ -1329,7 +1329,7 @@ mod tests {
     #[test]
     fn texts_the_model_wrote_carry_no_piece_of_what_the_user_said() {
         let said = |s: &mut UserState| {
-            s.findings_in_messages = vec![
+            s.messages_with_values = vec![
                 "测试环境密码是 Tr0ub4dor&3x，另外我在研发中心质检部".into(),
                 "我的身份证 11010519491231002X，报告抬头用研发中心".into(),
             ];

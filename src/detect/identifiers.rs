@@ -318,6 +318,11 @@ pub(crate) fn find(views: &Views) -> Option<super::Category> {
     split_identifier(views)
 }
 
+/// Whether `run` is by itself a national ID, a bank card or a phone number.
+pub(crate) fn is_identifier(run: &NumberRun, words: &str) -> bool {
+    has_national_id(run) || has_bank_card(run, words) || has_phone(run)
+}
+
 /// An identifier written in parts with words between, under its label
 /// (`身份证号 110101199003 后六位 074514`, `卡尾号 1111，前十二位
 /// 411111111111`): two to four neighbouring numbers of the text, read

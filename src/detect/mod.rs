@@ -153,15 +153,29 @@ impl Detector {
         Detector { extra }
     }
 
+    /// Whether `text` holds a value that may not be stored: a credential,
+    /// a personal identifier or an operator pattern (claims and business
+    /// facts are statements, not values of which a piece could be copied).
+    pub(crate) fn finds_a_value(&self, text: &str) -> bool {
+        let views = Views::of(text);
+        credentials::find(&views.words, &views.digits).is_some()
+            || identifiers::find(&views).is_some()
+            || self.extra_match(&views).is_some()
+    }
+
+    /// The first operator pattern the views match.
+    fn extra_match(&self, views: &Views) -> Option<&ExtraPattern> {
+        self.extra
+            .iter()
+            .find(|p| p.regex.is_match(&views.words) || p.regex.is_match(&views.digits))
+    }
+
     /// The first thing `text` may not be stored for, if any.
     pub fn scan(&self, text: &str) -> Option<Finding> {
         let views = Views::of(text);
-        builtin(&views).map(Finding::Builtin).or_else(|| {
-            self.extra
-                .iter()
-                .find(|p| p.regex.is_match(&views.words) || p.regex.is_match(&views.digits))
-                .map(|p| Finding::Extra(p.name.clone()))
-        })
+        builtin(&views)
+            .map(Finding::Builtin)
+            .or_else(|| self.extra_match(&views).map(|p| Finding::Extra(p.name.clone())))
     }
 }
 

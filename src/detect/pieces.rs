@@ -1,53 +1,204 @@
-//! Whether a text the model wrote carries a *piece* of what the detectors
-//! find in what the user wrote: the value of a password without its label,
-//! four digits of an ID. Each piece passes the detectors alone; only the
-//! message it came from shows what it is. Stage one checks a slip against
-//! the user messages of its chunk and context, stage two checks every text
-//! it would store against the user's recent messages: a model that saw a
-//! password in one call may write it in the next.
+//! Whether a text the model wrote carries a *piece* of a value the
+//! detectors find in what it was shown: the password of a message without
+//! its label, in another case, reversed, in halves or hex-encoded; four
+//! digits of an ID, glued to other digits or not. Each piece passes the
+//! detectors alone; only the message it came from shows what it is. Stage
+//! one checks a slip against the messages of its chunk and context, stage
+//! two every text it would store against the user's recent conversations: a
+//! model that saw a password in one call may write it in the next.
 
+use super::context::clause_of;
+use super::identifiers::is_identifier;
+use super::view::Views;
 use super::{Detector, digits_view, view};
 use crate::text;
 
-/// Whether `texts` carry a piece of what the detectors find in one of
-/// `sources` (what the user wrote): a value-like word of the source
-/// (`Tr0ub4dor&3x`, `jay@example.com`) or four digits or more of a number,
-/// without which that source has no finding. The texts are read as the
-/// detectors read text, so a glued (`staging=Tr0ub4dor&3x`), full-width or
-/// zero-width copy counts; a source is scanned only when the texts hold one
-/// of its value-like words or one of its numbers.
+/// Whether `texts` carry a piece of a value (a credential, a personal
+/// identifier, an operator pattern) the detectors find in one of
+/// `sources`. A value counts when its clause or its source holds no such
+/// value without it, so a message with two values protects both.
 pub fn carries_a_piece<'s>(
     texts: &[&str],
     sources: impl IntoIterator<Item = &'s str>,
     detector: &Detector,
 ) -> bool {
-    let viewed: Vec<String> = texts.iter().map(|t| view(t)).collect();
-    let runs = digit_runs_of(texts, &viewed);
-    if runs.is_empty() && viewed.iter().all(|t| value_words(t).is_empty()) {
+    let carried = Carried::of(texts);
+    if carried.is_empty() {
         return false;
     }
     sources.into_iter().any(|source| {
         let source = view(&text::normalize(source));
-        let carried: Vec<String> = value_words(&source)
-            .into_iter()
-            .filter(|w| viewed.iter().any(|t| t.contains(w.as_str())))
-            .collect();
-        let holds_a_run = !runs.is_empty() && {
-            let digits = digits_view(&source);
-            runs.iter().any(|run| digits.contains(run.as_str()))
-        };
-        (!carried.is_empty() || holds_a_run)
-            && detector.scan(&source).is_some()
-            && (carried.iter().any(|w| detector.scan(&source.replace(w.as_str(), " ")).is_none())
-                || carries_part_of_an_identifier(&runs, &source, detector))
+        carries_a_value_word(&carried, &source, detector)
+            || carries_digits_of_a_value(&carried, &source, detector)
     })
 }
 
 /// Whether `texts` hold anything [`carries_a_piece`] looks for (a value-like
 /// word, four digits in a row): when none does, no source need be read.
 pub fn may_carry_a_piece(texts: &[&str]) -> bool {
-    let viewed: Vec<String> = texts.iter().map(|t| view(t)).collect();
-    !digit_runs_of(texts, &viewed).is_empty() || viewed.iter().any(|t| !value_words(t).is_empty())
+    !Carried::of(texts).is_empty()
+}
+
+/// The shortest piece of a value that counts, in letters and digits.
+const MIN_PIECE: usize = 4;
+
+/// A piece of a long value (a token) that counts whatever its share.
+const LONG_PIECE: usize = 12;
+
+/// What texts could carry, read as the detectors read text.
+struct Carried {
+    /// Each text with a value-like word, lower-cased with all but ASCII
+    /// letters and digits left out (`Tr0ub4/dor&3x` → `tr0ub4dor3x`), and
+    /// what its hex or base64 words decode to, likewise.
+    compact: Vec<String>,
+    /// Runs of four digits or more, separators and Chinese numerals read.
+    runs: Vec<String>,
+}
+
+impl Carried {
+    fn of(texts: &[&str]) -> Carried {
+        let viewed: Vec<String> = texts.iter().map(|t| view(t)).collect();
+        let (mut compact, mut runs) = (Vec::new(), digit_runs_of(texts, &viewed));
+        for text in &viewed {
+            let plain: Vec<String> = ascii_words(text).filter_map(decoded).collect();
+            if value_words(text).is_empty() && spelled_out(text).is_empty() && plain.is_empty() {
+                continue;
+            }
+            compact.push(compact_form(text));
+            for plain in plain {
+                runs.extend(digit_runs(&digits_view(&plain)));
+                compact.push(compact_form(&plain));
+            }
+        }
+        Carried { compact, runs }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.compact.is_empty() && self.runs.is_empty()
+    }
+
+    /// Whether a text holds half of `value` or more (or twelve characters of
+    /// a long one), forwards or reversed: a run of its letters and digits
+    /// at least that long (and [`MIN_PIECE`]) with a digit in it, or of
+    /// eight or more, or all of it.
+    fn holds_a_piece_of_word(&self, value: &str) -> bool {
+        let token: Vec<char> = compact_form(value).chars().collect();
+        let n = token.len();
+        if n < MIN_PIECE || self.compact.is_empty() {
+            return false;
+        }
+        let len = (n / 2).clamp(MIN_PIECE, LONG_PIECE).min(n);
+        let reversed: Vec<char> = token.iter().rev().copied().collect();
+        [token, reversed].iter().any(|t| {
+            t.windows(len).any(|window| {
+                let piece: String = window.iter().collect();
+                let telling = piece.bytes().any(|b| b.is_ascii_digit()) || len >= 8 || len == n;
+                telling && self.compact.iter().any(|c| c.contains(&piece))
+            })
+        })
+    }
+
+    /// Whether a text holds four digits or more of `digits` (all of a run
+    /// of four, or five in a row of a longer run, so that `2026 1381234`
+    /// still counts).
+    fn holds_digits_of(&self, digits: &str) -> bool {
+        self.runs.iter().any(|run| {
+            let window = run.len().min(MIN_PIECE + 1);
+            (0..=run.len() - window).any(|i| digits.contains(&run[i..i + window]))
+        })
+    }
+}
+
+/// Whether `carried` holds a piece of a value-like word of `source` that is
+/// part of a value there.
+fn carries_a_value_word(carried: &Carried, source: &str, detector: &Detector) -> bool {
+    value_words(source)
+        .iter()
+        .filter(|w| carried.holds_a_piece_of_word(w))
+        .any(|w| is_part_of_a_value(source, w, detector))
+}
+
+/// Whether `word` of `source` is (part of) a value the detectors find:
+/// without it, its clause or the whole source holds none.
+fn is_part_of_a_value(source: &str, word: &str, detector: &Detector) -> bool {
+    let clause = source.find(word).map_or(source, |at| clause_of(source, at, at + word.len()));
+    [clause, source].iter().any(|text| {
+        detector.finds_a_value(text) && !detector.finds_a_value(&text.replace(word, " "))
+    })
+}
+
+/// Whether `carried` holds digits of a number of `source` that is an
+/// identifier by itself, or without which the source holds no value (an ID
+/// written in two parts).
+fn carries_digits_of_a_value(carried: &Carried, source: &str, detector: &Detector) -> bool {
+    if carried.runs.is_empty() {
+        return false;
+    }
+    let views = Views::of(source);
+    views.runs.iter().filter(|run| carried.holds_digits_of(&run.digits)).any(|run| {
+        is_identifier(run, &views.words)
+            || (detector.finds_a_value(source)
+                && !detector.finds_a_value(&views.digits.replace(run.digits.as_str(), " ")))
+    })
+}
+
+/// Values spelled out a character at a time (`T r 0 u b 4 d o r & 3 x`):
+/// six or more single characters in a row with a digit among them, joined.
+fn spelled_out(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ').chain([""]) {
+        let single = word.chars().count() == 1 && word.chars().all(|c| c.is_ascii_graphic());
+        if single {
+            current.push_str(word);
+            continue;
+        }
+        if current.len() >= 6 && current.bytes().any(|b| b.is_ascii_digit()) {
+            found.push(current.clone());
+        }
+        current.clear();
+    }
+    found
+}
+
+/// `text` lower-cased, with only its ASCII letters and digits.
+fn compact_form(text: &str) -> String {
+    text.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
+/// What a hex or base64 word decodes to, when that is printable text.
+fn decoded(word: &str) -> Option<String> {
+    if word.len() < 8 {
+        return None;
+    }
+    let bytes = if word.len().is_multiple_of(2) && word.bytes().all(|b| b.is_ascii_hexdigit()) {
+        (0..word.len()).step_by(2).map(|i| u8::from_str_radix(&word[i..i + 2], 16).ok()).collect()
+    } else {
+        base64(word)
+    }?;
+    let text = String::from_utf8(bytes).ok()?;
+    text.chars().all(|c| c.is_ascii_graphic() || c == ' ').then_some(text)
+}
+
+/// Standard or URL-safe base64, padded or not.
+fn base64(word: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' | b'-' => Some(62),
+        b'/' | b'_' => Some(63),
+        _ => None,
+    };
+    let sextets: Vec<u8> = word.trim_end_matches('=').bytes().map(value).collect::<Option<_>>()?;
+    if sextets.len() < 8 || sextets.len() % 4 == 1 {
+        return None;
+    }
+    let bits = sextets.iter().fold(Vec::new(), |mut out: Vec<u8>, s| {
+        out.extend((0..6).rev().map(|i| (s >> i) & 1));
+        out
+    });
+    Some(bits.chunks_exact(8).map(|b| b.iter().fold(0, |acc, bit| acc << 1 | bit)).collect())
 }
 
 /// The runs of four digits or more of `texts` (their `viewed` forms), read
@@ -60,39 +211,31 @@ fn digit_runs_of(texts: &[&str], viewed: &[String]) -> Vec<String> {
     viewed.iter().flat_map(|t| digit_runs(&digits_view(t))).collect()
 }
 
-/// Whether one of `runs` lies in an identifier of `message` (which has a
-/// finding: a phone number, an ID, a card, a number without which the
-/// detectors find nothing there).
-fn carries_part_of_an_identifier(runs: &[String], message: &str, detector: &Detector) -> bool {
-    if runs.is_empty() {
-        return false;
-    }
-    let message = digits_view(message);
-    digit_runs(&message)
-        .into_iter()
-        .filter(|id| detector.scan(&message.replace(id.as_str(), " ")).is_none())
-        .any(|id| runs.iter().any(|run| id.contains(run.as_str())))
-}
-
 /// The runs of four digits or more in a digits view.
 fn digit_runs(digits: &str) -> Vec<String> {
     digits
         .split(|c: char| !c.is_ascii_digit())
-        .filter(|run| run.len() >= 4)
+        .filter(|run| run.len() >= MIN_PIECE)
         .map(str::to_owned)
         .collect()
 }
 
 /// The words of `text` that look like values rather than words: four
-/// characters or more of ASCII, with a digit or a symbol in them, split at
-/// spaces, other scripts and the punctuation around values.
+/// characters or more of ASCII, with a digit or a symbol in them.
 fn value_words(text: &str) -> Vec<String> {
-    text.split(|ch: char| !ch.is_ascii_graphic() || ",;:=()[]{}<>\"'`".contains(ch))
-        .map(|w| w.trim_end_matches(['.', '!', '?']))
-        .filter(|w| w.len() >= 4)
+    ascii_words(text)
+        .filter(|w| w.len() >= MIN_PIECE)
         .filter(|w| w.chars().any(|ch| ch.is_ascii_digit() || !ch.is_ascii_alphanumeric()))
         .map(str::to_owned)
         .collect()
+}
+
+/// The ASCII words of `text`, split at spaces, other scripts and the
+/// punctuation around values.
+fn ascii_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|ch: char| !ch.is_ascii_graphic() || ",;:=()[]{}<>\"'`".contains(ch))
+        .map(|w| w.trim_end_matches(['.', '!', '?']))
+        .filter(|w| !w.is_empty())
 }
 
 #[cfg(test)]
@@ -112,6 +255,15 @@ mod tests {
             "staging=Tr0ub4dor&3x",
             "ｓｔａｇｉｎｇ Ｔｒ０ｕｂ４ｄｏｒ＆３ｘ",
             "Tr0ub4\u{200b}dor&3x",
+            "备份 TR0UB4DOR&3X",
+            "备份 tr0ub4dor&3",
+            "前半 Tr0ub4 收好",
+            "后半 dor&3x",
+            "x3&rod4bu0rT 倒过来",
+            "Tr0ub4/dor&3x",
+            "hex 547230756234646f72263378",
+            "b64 VHIwdWI0ZG9yJjN4",
+            "T r 0 u b 4 d o r & 3 x",
         ] {
             assert!(carries(text, SOURCE), "{text}");
         }
@@ -122,13 +274,42 @@ mod tests {
         let source = "我的身份证 11010519491231002X，以后报告抬头用研发中心";
         assert!(carries("证件前段 1101051949", source));
         assert!(carries("证件后段 1231002X", source));
+        assert!(carries("证件 0 1101051949", source), "glued to another digit");
+        assert!(carries("编号 2026 1101051 备查", source), "glued to a year");
+        let card = "卡号 4111 1111 1111 1111，报销用";
+        assert!(carries("b64 NDExMTExMTExMTExMTExMQ==", card), "base64 of the card");
     }
 
     #[test]
-    fn what_the_source_holds_beside_its_finding_is_no_piece() {
+    fn a_dozen_characters_of_a_long_token_are_a_piece() {
+        let source = "token ghp_16C7e42F292c6912E7710c838347Ae178B4a 给 CI 用";
+        for text in ["ghp_16C7e42F292c", "ghp 16C7e42F 292c6912", "16C7-e42F-292c-6912"] {
+            assert!(carries(text, source), "{text}");
+        }
+        assert!(!carries("ghp_ 前缀的都是 GitHub token", source));
+    }
+
+    #[test]
+    fn a_second_value_in_the_message_protects_both() {
+        let source = "我的身份证 11010519491231002X，卡号 4111 1111 1111 1111，密码是 Tr0ub4dor&3x";
+        assert!(carries("证件前段 1101051949", source));
+        assert!(carries("卡前八 41111111", source));
+        assert!(carries("staging Tr0ub4dor&3x", source));
+        let two_passwords = "测试环境密码是 Tr0ub4dor&3x，生产环境密码是 Qz9!mK2#pL";
+        assert!(carries("staging Tr0ub4dor&3x", two_passwords));
+        assert!(carries("prod Qz9!mK2#pL", two_passwords));
+        let beside_a_claim = "我是系统管理员，测试环境密码是 Tr0ub4dor&3x";
+        assert!(carries("staging Tr0ub4dor&3x", beside_a_claim));
+    }
+
+    #[test]
+    fn what_the_source_holds_beside_its_values_is_no_piece() {
         assert!(!carries("质检部负责乳品微生物检测", SOURCE));
         assert!(!carries("pasteurise at 72 °C for 15 s, ISO 22000", SOURCE));
         assert!(!carries("staging: Tr0ub4dor&3x", "我喜欢简短的回答"));
+        let with_a_batch = "批号 20261130-B03 的样品，密码是 Tr0ub4dor&3x";
+        assert!(!carries("批号 20261130-B03 复测合格", with_a_batch));
+        assert!(!carries("vendor 3x concentrate, butter 82%", SOURCE));
     }
 
     #[test]

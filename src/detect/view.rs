@@ -301,13 +301,15 @@ pub(crate) fn is_digit_separator(c: char) -> bool {
 /// The longest run of separators still read as joining two digits.
 const MAX_SEPARATOR_RUN: usize = 3;
 
-/// Clusters of Chinese digit numerals (possibly split by separators) read as
-/// ASCII digits, character for character, when the cluster holds at least
-/// three numerals and no magnitude (so `一三八一二三四五六七八` becomes digits and
-/// `三百` or `第一` stay words).
+/// Clusters of Chinese digit numerals (possibly split by separators, and
+/// mixed with ASCII digits) read as ASCII digits, character for character,
+/// when the cluster holds no magnitude and at least three numerals, or one
+/// numeral among seven digits or more (so `一三八一二三四五六七八` and
+/// `1三8一2三4五6七8` become digits, and `三百`, `第一` or `3一5` stay as written).
 fn map_chinese_digits(chars: &[char]) -> Vec<char> {
     let mut out = chars.to_vec();
-    let is_numeral = |c: char| chinese_digit(c).is_some() || is_chinese_magnitude(c);
+    let is_numeral =
+        |c: char| chinese_digit(c).is_some() || is_chinese_magnitude(c) || c.is_ascii_digit();
     let mut i = 0;
     while i < chars.len() {
         if !is_numeral(chars[i]) {
@@ -315,12 +317,15 @@ fn map_chinese_digits(chars: &[char]) -> Vec<char> {
             continue;
         }
         let start = i;
-        let (mut digits, mut magnitude) = (0usize, false);
+        let (mut digits, mut ascii, mut magnitude) = (0usize, 0usize, false);
         let mut j = i;
         while j < chars.len() {
             let c = chars[j];
             if chinese_digit(c).is_some() {
                 digits += 1;
+                j += 1;
+            } else if c.is_ascii_digit() {
+                ascii += 1;
                 j += 1;
             } else if is_chinese_magnitude(c) {
                 magnitude = true;
@@ -339,8 +344,16 @@ fn map_chinese_digits(chars: &[char]) -> Vec<char> {
                 break;
             }
         }
-        if digits >= 3 && !magnitude {
-            for c in &mut out[start..j] {
+        // Mixed with ASCII digits, a numeral at either end is a word
+        // (`13812345678一直没人接`): only those between digits are read.
+        let (from, to) = if digits >= 3 {
+            (start, j)
+        } else {
+            let numeral_at = |k: usize| chinese_digit(chars[k]).is_some();
+            (start + usize::from(numeral_at(start)), j - usize::from(numeral_at(j - 1)))
+        };
+        if !magnitude && (digits >= 3 || (digits >= 1 && digits + ascii >= 7)) {
+            for c in &mut out[from..to.max(from)] {
                 if let Some(d) = chinese_digit(*c) {
                     *c = d;
                 }
@@ -866,6 +879,9 @@ mod tests {
     #[test]
     fn chinese_digit_numerals_are_read_as_digits() {
         assert_eq!(digits_view("一三八一二三四五六七八"), "13812345678");
+        assert_eq!(digits_view("手机 1三8一2三4五6七8"), "手机 13812345678");
+        assert_eq!(digits_view("13812345678一直没人接"), "13812345678一直没人接");
+        assert_eq!(digits_view("第3一5页"), "第3一5页");
         assert_eq!(digits_view("幺三八 一二三四 五六七八"), "13812345678");
         assert_eq!(digits_view("138 一二三四 5678"), "13812345678");
         // Quantities and ordinary words stay words.

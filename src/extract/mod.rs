@@ -200,12 +200,7 @@ impl<S: Store> StageOne<'_, S> {
                 .map(|m| (m.message_id.as_str(), m))
                 .collect::<HashMap<_, _>>(),
             context_ids: chunk.context.iter().map(|m| m.message_id.as_str()).collect(),
-            context_user_texts: chunk
-                .context
-                .iter()
-                .filter(|m| m.role == crate::domain::Role::User)
-                .map(|m| m.content.as_str())
-                .collect(),
+            context_texts: chunk.context.iter().map(|m| m.content.as_str()).collect(),
             allowed_scopes: allowed,
             detector: self.config.detector(),
         };

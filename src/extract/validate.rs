@@ -21,9 +21,11 @@ pub struct Checks<'a> {
     pub messages: HashMap<&'a str, &'a StoredMessage>,
     /// Ids of the context messages, which slips may not cite.
     pub context_ids: Vec<&'a str>,
-    /// What the user wrote in the context messages: a slip may carry no
-    /// piece of what the detectors find there either.
-    pub context_user_texts: Vec<&'a str>,
+    /// What the context messages say (the user's, the agent's, a tool's):
+    /// a slip may carry no piece of a value the detectors find there
+    /// either, nor in any message of the chunk (a tool's result holding a
+    /// customer's ID is no user's statement to keep).
+    pub context_texts: Vec<&'a str>,
     pub allowed_scopes: &'a [String],
     pub detector: &'a Detector,
 }
@@ -142,9 +144,8 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     if c.detector.scan(&source).is_some() && cuts_into_a_finding(&quote, &source, c.detector) {
         return Err(DropReason::Forbidden);
     }
-    let user_texts =
-        c.messages.values().filter(|m| m.role == Role::User).map(|m| m.content.as_str());
-    let sources = user_texts.chain(c.context_user_texts.iter().copied());
+    let chunk_texts = c.messages.values().map(|m| m.content.as_str());
+    let sources = chunk_texts.chain(c.context_texts.iter().copied());
     if detect::carries_a_piece(&[&quote, &content], sources, c.detector) {
         return Err(DropReason::Forbidden);
     }
@@ -256,7 +257,7 @@ mod tests {
             .into_iter()
             .collect(),
             context_ids: context,
-            context_user_texts: Vec::new(),
+            context_texts: Vec::new(),
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };
@@ -278,7 +279,7 @@ mod tests {
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
             messages: [("m1", &password), ("m2", &id), ("m3", &plain)].into_iter().collect(),
             context_ids: vec!["m0"],
-            context_user_texts: vec![earlier],
+            context_texts: vec![earlier],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };
@@ -434,7 +435,7 @@ mod tests {
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
             messages: [("m2", &user)].into_iter().collect(),
             context_ids: Vec::new(),
-            context_user_texts: Vec::new(),
+            context_texts: Vec::new(),
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };

@@ -766,15 +766,16 @@ impl Store for Backend {
             .await
     }
 
-    async fn user_texts(&self, user_id: &str, since: Time) -> Result<Vec<String>> {
+    async fn conversation_texts(&self, user_id: &str, since: Time) -> Result<Vec<String>> {
         let query = sqlx::query_as::<_, (String,)>(
             "SELECT content FROM messages WHERE conversation_id IN (SELECT conversation_id \
              FROM conversations WHERE user_id = $1 AND last_message_at >= $2) \
-             AND role = 'user' AND created_at >= $2 ORDER BY seq",
+             AND created_at >= $2 ORDER BY seq",
         )
         .bind(user_id)
         .bind(DbTime(since));
-        self.read(query, &format!("reading what user {user_id} wrote"), |(text,)| Ok(text)).await
+        let what = format!("reading the conversations of user {user_id}");
+        self.read(query, &what, |(text,)| Ok(text)).await
     }
 
     async fn skip_out_of_window(&self, window: &Window, count_only: bool) -> Result<u64> {

@@ -215,8 +215,9 @@ pub trait Store: Send + Sync {
 
     async fn tombstones(&self, user_id: &str) -> Result<Vec<Tombstone>>;
 
-    /// What the user wrote (their own messages' texts) since `since`, oldest first.
-    async fn user_texts(&self, user_id: &str, since: Time) -> Result<Vec<String>>;
+    /// The texts of every message (any role) of the user's conversations
+    /// since `since`, oldest first.
+    async fn conversation_texts(&self, user_id: &str, since: Time) -> Result<Vec<String>>;
 
     /// Passes over conversations whose unprocessed messages all fall before the
     /// window (watermark to their newest message, unless `count_only`) and

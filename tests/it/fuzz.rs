@@ -311,7 +311,7 @@ fn stage_one_answer_obeys_every_rule(text: &str) -> Result<(), TestCaseError> {
         now: at("2026-11-29T12:00:00Z"),
         messages: [("m2", &user), ("m3", &assistant)].into_iter().collect(),
         context_ids: vec!["m1"],
-        context_user_texts: Vec::new(),
+        context_texts: Vec::new(),
         allowed_scopes: &allowed,
         detector: &detector,
     };
@@ -403,7 +403,7 @@ fn state() -> UserState {
         slips: slips.into_iter().map(|s| (s.slip_id.clone(), s)).collect(),
         suggestions: Vec::new(),
         tombstones: Vec::new(),
-        findings_in_messages: Vec::new(),
+        messages_with_values: Vec::new(),
         unseen_slips: Default::default(),
     }
 }
