@@ -577,11 +577,13 @@ pub enum Write {
     InsertEvent(Event),
     /// Erases the memory's text from its history (contents and retire
     /// reasons), the given slips (every slip that ever backed it or that its
-    /// creation superseded) and the suggestions aimed at it; pending ones
-    /// become `withdrawn` at `at` (spec §7).
+    /// creation superseded), the suggestions aimed at it and the given ones
+    /// (pending with the same text); pending ones become `withdrawn` at
+    /// `at` (spec §7).
     EraseText {
         memory_id: String,
         slip_ids: Vec<String>,
+        suggestion_ids: Vec<String>,
         at: Time,
     },
     InsertTombstone(Tombstone),

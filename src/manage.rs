@@ -173,14 +173,31 @@ pub fn slips_ever_behind(evidence: &[Evidence], history: &[Event]) -> Vec<String
     ids.into_iter().collect()
 }
 
+/// The pending suggestions among `suggestions` that would bring `content`
+/// back (the same text, as tombstones compare it): a deletion withdraws
+/// them, or a person could accept the deleted text again.
+pub fn pending_with_text(content: &str, suggestions: &[Suggestion]) -> Vec<String> {
+    let deleted = text::fingerprints(content);
+    suggestions
+        .iter()
+        .filter(|s| s.status == SuggestionStatus::Pending)
+        .filter(|s| {
+            let fingerprints = text::fingerprints(s.content.as_deref().unwrap_or_default());
+            fingerprints.iter().any(|f| deleted.contains(f))
+        })
+        .map(|s| s.suggestion_id.clone())
+        .collect()
+}
+
 /// The writes of a status change; a deletion also erases the text everywhere
-/// (the memory, its history, `erase_slips`, the suggestions aimed at it) and
-/// leaves a tombstone (spec §7).
+/// (the memory, its history, `erase.0`: every slip behind it, the
+/// suggestions aimed at it and `erase.1`: the pending ones with its text)
+/// and leaves a tombstone (spec §7).
 pub fn status_change_writes(
     before: &Memory,
     after: Memory,
     event: Event,
-    erase_slips: Vec<String>,
+    (erase_slips, erase_suggestions): (Vec<String>, Vec<String>),
 ) -> Vec<Write> {
     let memory_id = before.memory_id.clone();
     let mut writes = vec![
@@ -191,6 +208,7 @@ pub fn status_change_writes(
         writes.push(Write::EraseText {
             memory_id: memory_id.clone(),
             slip_ids: erase_slips,
+            suggestion_ids: erase_suggestions,
             at: after.updated_at,
         });
         writes.push(Write::InsertTombstone(Tombstone {
@@ -561,9 +579,11 @@ impl<'a, S: Store> Manager<'a, S> {
                 .into_iter()
                 .map(|(_, e)| e)
                 .collect();
-            slips_ever_behind(&evidence, &self.store.history(memory_id).await?)
+            let slips = slips_ever_behind(&evidence, &self.store.history(memory_id).await?);
+            let content = before.content.as_deref().unwrap_or_default();
+            (slips, pending_with_text(content, &self.store.suggestions(&before.user_id).await?))
         } else {
-            Vec::new()
+            Default::default()
         };
         self.store.apply(status_change_writes(&before, after, event, erase)).await
     }
@@ -1086,7 +1106,27 @@ mod tests {
         let now = at("2026-11-29T12:00:00Z");
         let m = memory("m", "global", Origin::Explicit, "2026-11-01T00:00:00Z");
         let (after, event) = change_status(&m, StatusChange::Delete, now).unwrap();
-        let writes = status_change_writes(&m, after, event, vec!["s1".into()]);
+        let same_text = Suggestion {
+            suggestion_id: "p1".into(),
+            user_id: "u1".into(),
+            op: SuggestionOp::Create,
+            kind: m.kind,
+            scope: m.scope.clone(),
+            content: Some("Memory  M！".into()),
+            memory_id: None,
+            target_version: None,
+            status: SuggestionStatus::Pending,
+            created_at: now,
+            decided_at: None,
+        };
+        let other = Suggestion {
+            suggestion_id: "p2".into(),
+            content: Some("other".into()),
+            ..same_text.clone()
+        };
+        let suggestions = pending_with_text(m.content.as_deref().unwrap(), &[same_text, other]);
+        assert_eq!(suggestions, ["p1"], "the pending suggestion with the deleted text");
+        let writes = status_change_writes(&m, after, event, (vec!["s1".into()], suggestions));
         let tombstone = writes
             .iter()
             .find_map(|w| match w {
@@ -1098,6 +1138,7 @@ mod tests {
         assert!(writes.contains(&Write::EraseText {
             memory_id: "m".into(),
             slip_ids: vec!["s1".into()],
+            suggestion_ids: vec!["p1".into()],
             at: now,
         }));
     }

@@ -426,7 +426,7 @@ async fn apply_one(conn: &mut Conn, write: &Write) -> Result<()> {
             .bind(e.after.as_ref().map(Json));
             exec(conn, insert, what).await?;
         }
-        Write::EraseText { memory_id, slip_ids, at } => {
+        Write::EraseText { memory_id, slip_ids, suggestion_ids, at } => {
             for statement in dialect::ERASE_EVENT_TEXTS {
                 exec(conn, sqlx::query(statement).bind(memory_id), what).await?;
             }
@@ -439,12 +439,15 @@ async fn apply_one(conn: &mut Conn, write: &Write) -> Result<()> {
                 ids_at("$2")
             )));
             exec(conn, erase_slips.bind(memory_id).bind(ids(slip_ids)), what).await?;
-            let withdraw = sqlx::query(
+            let withdraw = sqlx::query(sql(format!(
                 "UPDATE suggestions SET content = NULL, \
                  decided_at = CASE WHEN status = 'pending' THEN $2 ELSE decided_at END, \
-                 status = CASE WHEN status = 'pending' THEN 'withdrawn' ELSE status END WHERE memory_id = $1",
-            );
-            exec(conn, withdraw.bind(memory_id).bind(DbTime(*at)), what).await?;
+                 status = CASE WHEN status = 'pending' THEN 'withdrawn' ELSE status END \
+                 WHERE memory_id = $1 OR suggestion_id IN {}",
+                ids_at("$3")
+            )));
+            let withdraw = withdraw.bind(memory_id).bind(DbTime(*at)).bind(ids(suggestion_ids));
+            exec(conn, withdraw, what).await?;
         }
         Write::ExpectUserClaim { user_id, owner, now } => {
             let held = sqlx::query_as::<_, (String,)>(sql(format!(

@@ -8,7 +8,9 @@ use crate::app::{ingest, model_config, run_at};
 use crate::fake_model::{self, Gate, operations, slips};
 use crate::helpers::{RawSql, line, on_both_backends};
 use dreamd::detect::Detector;
-use dreamd::domain::{Kind, RejectReason, Scope, Status, SuggestionStatus};
+use dreamd::domain::{
+    Kind, RejectReason, Scope, Status, Suggestion, SuggestionOp, SuggestionStatus, Write,
+};
 use dreamd::manage::{Manager, NewExplicit, StatusChange};
 use dreamd::store::Store;
 use serde_json::{Value, json};
@@ -278,6 +280,21 @@ async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S
     }
     let memory = &store.memories(USER).await.unwrap()[0];
     assert_eq!(memory.status, Status::Retired);
+    let same_text = Suggestion {
+        suggestion_id: "same-text".into(),
+        user_id: USER.into(),
+        op: SuggestionOp::Create,
+        kind: memory.kind,
+        scope: memory.scope.clone(),
+        content: Some("memtext-two！".into()),
+        memory_id: None,
+        target_version: None,
+        status: SuggestionStatus::Pending,
+        created_at: "2026-11-19T00:00:00Z".parse().unwrap(),
+        decided_at: None,
+    };
+    let suggestion = Write::InsertSuggestion { suggestion: same_text, slip_ids: Vec::new() };
+    store.apply(vec![suggestion]).await.unwrap();
     let dump = store.dump_except_messages().await;
     for text in ERASED {
         assert!(dump.contains(text), "{text} was never stored: the scene is wrong");
@@ -292,11 +309,10 @@ async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S
         assert!(!dump.contains(text), "{text} survived the deletion:\n{dump}");
     }
     let suggestions = store.suggestions(USER).await.unwrap();
-    assert_eq!(suggestions.len(), 1);
-    assert_eq!(
-        (suggestions[0].status, suggestions[0].content.as_deref()),
-        (SuggestionStatus::Withdrawn, None)
-    );
+    assert_eq!(suggestions.len(), 2, "the one aimed at the memory, the one with its text");
+    for s in suggestions {
+        assert_eq!((s.status, s.content.as_deref()), (SuggestionStatus::Withdrawn, None), "{s:?}");
+    }
 }
 
 async fn a_user_that_keeps_failing_is_passed_over_until_a_new_slip<S: Store>(store: &S) {
