@@ -199,7 +199,18 @@ impl UserState {
     }
 
     /// The cited slips, all known and of the group (spec §6 rule 1).
+    /// The slips an operation cites as its evidence, less those that are an
+    /// explicit memory's evidence: they may not back what dreamd learns,
+    /// or deleting that would erase the explicit memory's quote (spec §7
+    /// erases every slip behind a deleted memory).
     fn cited(&self, ids: &[String], group: &(Kind, Scope)) -> Result<Vec<Slip>, Rejection> {
+        let mut slips = self.known(ids, group)?;
+        slips.retain(|s| !self.backs_explicit_memory(&s.slip_id));
+        Ok(slips)
+    }
+
+    /// The slips `ids` name: known and of the group (rule 1), each once.
+    fn known(&self, ids: &[String], group: &(Kind, Scope)) -> Result<Vec<Slip>, Rejection> {
         let mut slips = Vec::new();
         for id in ids {
             let slip = self.slips.get(id).ok_or((RejectReason::UnknownId, None))?;
@@ -221,7 +232,7 @@ impl UserState {
         cited: &[Slip],
         group: &(Kind, Scope),
     ) -> Result<Vec<Slip>, Rejection> {
-        let slips = self.cited(ids, group)?;
+        let slips = self.known(ids, group)?;
         let newest = cited.iter().map(|s| s.expressed_at).max();
         let mut kept = Vec::new();
         for slip in slips {
@@ -237,6 +248,14 @@ impl UserState {
             kept.push(slip);
         }
         Ok(kept)
+    }
+
+    /// Whether a slip is evidence of an explicit memory, whatever its status.
+    fn backs_explicit_memory(&self, slip_id: &str) -> bool {
+        self.evidence.iter().any(|(memory_id, slips)| {
+            slips.iter().any(|s| s == slip_id)
+                && self.memories.get(memory_id).is_some_and(|m| m.origin == Origin::Explicit)
+        })
     }
 
     /// Whether a slip is evidence of an active or disabled memory.
@@ -1088,6 +1107,35 @@ mod tests {
         );
         check(nothing, create(PS.0, PS.1, "标准按流程卡整理", &["s3"], &[]), "confirm");
         check(nothing, create(PS.0, PS.1, "复杂方案详细解释", &["s3", "s2"], &[]), "dropped");
+    }
+
+    #[test]
+    fn an_explicit_memorys_evidence_backs_nothing_dreamd_learns() {
+        let behind_explicit = |s: &mut UserState| {
+            s.evidence.insert("explicit".into(), vec!["s2".into()]);
+        };
+        check(
+            behind_explicit,
+            create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]),
+            "deferred",
+        );
+        check(
+            behind_explicit,
+            update("auto", "标准按流程卡整理，列出条款号", &["s2"]),
+            "rejected:no_evidence",
+        );
+        check(
+            behind_explicit,
+            update("auto", "标准按流程卡整理，列出条款号", &["s3", "s2"]),
+            "update",
+        );
+        let mut s = state();
+        behind_explicit(&mut s);
+        let groups = BTreeSet::new();
+        let proposal = update("auto", "标准按流程卡整理，列出条款号", &["s3", "s2"]);
+        let d = decide(&mut s, vec![Item::Valid(proposal)], &rules(), &groups);
+        let cited = d.cited_slips();
+        assert!(cited.contains(&"s3".to_owned()) && !cited.contains(&"s2".to_owned()), "{cited:?}");
     }
 
     #[test]
