@@ -130,6 +130,11 @@ fn most_operations(state: &UserState) -> usize {
 }
 
 const OPERATIONS_PER_ITEM: usize = 4;
+
+/// The most live memories one slip is evidence of: one statement gives a
+/// few lasting things, never dozens (a hostile answer made 64 memories of
+/// one unrelated sentence).
+const MAX_MEMORIES_PER_SLIP: usize = 4;
 const MIN_OPERATIONS_CAP: usize = 64;
 
 fn decide_one(
@@ -200,12 +205,16 @@ impl UserState {
 
     /// The cited slips, all known and of the group (spec §6 rule 1).
     /// The slips an operation cites as its evidence, less those that are an
-    /// explicit memory's evidence: they may not back what dreamd learns,
-    /// or deleting that would erase the explicit memory's quote (spec §7
-    /// erases every slip behind a deleted memory).
+    /// explicit memory's evidence (they may not back what dreamd learns, or
+    /// deleting that would erase the explicit memory's quote: spec §7
+    /// erases every slip behind a deleted memory) and those that already
+    /// back [`MAX_MEMORIES_PER_SLIP`] live memories.
     fn cited(&self, ids: &[String], group: &(Kind, Scope)) -> Result<Vec<Slip>, Rejection> {
         let mut slips = self.known(ids, group)?;
-        slips.retain(|s| !self.backs_explicit_memory(&s.slip_id));
+        slips.retain(|s| {
+            !self.backs_explicit_memory(&s.slip_id)
+                && self.live_memories_backed_by(&s.slip_id) < MAX_MEMORIES_PER_SLIP
+        });
         Ok(slips)
     }
 
@@ -260,12 +269,20 @@ impl UserState {
 
     /// Whether a slip is evidence of an active or disabled memory.
     fn backs_live_memory(&self, slip_id: &str) -> bool {
-        self.evidence.iter().any(|(memory_id, slips)| {
-            slips.iter().any(|s| s == slip_id)
-                && self.memories.get(memory_id).is_some_and(|m| {
-                    matches!(m.status_at(self.now), Status::Active | Status::Disabled)
-                })
-        })
+        self.live_memories_backed_by(slip_id) > 0
+    }
+
+    /// How many active or disabled memories a slip is evidence of.
+    fn live_memories_backed_by(&self, slip_id: &str) -> usize {
+        let live = |memory_id: &String| {
+            self.memories
+                .get(memory_id)
+                .is_some_and(|m| matches!(m.status_at(self.now), Status::Active | Status::Disabled))
+        };
+        self.evidence
+            .iter()
+            .filter(|(memory_id, slips)| slips.iter().any(|s| s == slip_id) && live(memory_id))
+            .count()
     }
 
     /// The last deletion or disable in a group: evidence expressed before it never counts (§10.8).
@@ -1136,6 +1153,18 @@ mod tests {
         let d = decide(&mut s, vec![Item::Valid(proposal)], &rules(), &groups);
         let cited = d.cited_slips();
         assert!(cited.contains(&"s3".to_owned()) && !cited.contains(&"s2".to_owned()), "{cited:?}");
+    }
+
+    #[test]
+    fn one_statement_backs_a_few_memories_not_dozens() {
+        let mut s = state();
+        let groups = BTreeSet::new();
+        let creates = (0..10)
+            .map(|i| Item::Valid(create(PS.0, PS.1, &format!("第 {i} 条"), &["s3", "s2"], &[])))
+            .collect();
+        let d = decide(&mut s, creates, &rules(), &groups);
+        assert_eq!(d.applied.get(&Applied::Create), Some(&(MAX_MEMORIES_PER_SLIP as u64)));
+        assert_eq!(d.rejected.get(&RejectReason::NoEvidence), Some(&6), "{:?}", d.rejected);
     }
 
     #[test]
