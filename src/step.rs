@@ -25,3 +25,24 @@ pub enum Ending {
     /// Not worked on: another run holds it, or this run was stopping.
     LeftForLater,
 }
+
+/// Counts by reason as the JSON summary spells them (`{"forbidden":2}`),
+/// so that a search written from one matches the log too.
+pub fn by_reason<R: std::fmt::Display>(counts: &std::collections::BTreeMap<R, u64>) -> String {
+    let spelled: serde_json::Map<String, serde_json::Value> =
+        counts.iter().map(|(reason, n)| (reason.to_string(), (*n).into())).collect();
+    serde_json::Value::Object(spelled).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::DropReason;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn reasons_are_spelled_as_the_json_summary_spells_them() {
+        let counts = BTreeMap::from([(DropReason::Forbidden, 2), (DropReason::UnknownMessage, 1)]);
+        assert_eq!(by_reason(&counts), r#"{"forbidden":2,"unknown_message":1}"#);
+    }
+}

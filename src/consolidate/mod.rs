@@ -391,7 +391,7 @@ fn log_rejections(decisions: &Decisions) {
     }
     let unlisted = decisions.rejections.len().saturating_sub(REJECTIONS_LISTED);
     if unlisted > 0 {
-        tracing::warn!(stage = "consolidate", more = unlisted, rejected = ?decisions.rejected, "more operations rejected; counted, not listed");
+        tracing::warn!(stage = "consolidate", more = unlisted, rejected = %crate::step::by_reason(&decisions.rejected), "more operations rejected; counted, not listed");
     }
 }
 
