@@ -15,6 +15,7 @@
 //! - [`ingest`]: JSON Lines of messages into the store, all or nothing.
 //! - [`run`]: one pass of the pipeline: select → [`extract`] (stage one) → expiry sweep.
 //! - [`extract`]: stage one: chunking, the provider call, slip validation, commit.
+//! - [`seen`]: what the model may have seen of a user, which no text it writes may carry.
 //! - [`llm`]: the providers: offline `rules` and any OpenAI-compatible model; [`prompts`].
 //! - [`manage`]: what people do to memories and suggestions; recall.
 //! - [`store`]: the storage interface and its SQLite and PostgreSQL implementations.
@@ -42,6 +43,7 @@ pub mod output;
 pub mod prompts;
 pub mod rank;
 pub mod run;
+pub mod seen;
 pub mod select;
 pub mod service;
 pub mod step;

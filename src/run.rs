@@ -218,7 +218,8 @@ pub async fn run_once<S: Store>(
 
     summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
     let owner = (!dry_run).then_some(run_id.as_str());
-    let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window };
+    let seen = crate::seen::SeenValues::default();
+    let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window, seen };
     let outcomes = with_claims_renewed(
         store,
         owner,

@@ -14,7 +14,7 @@ use crate::llm::wire::{Item, Proposal};
 use crate::llm::{ConsolidationRequest, MemoryView, Provider, SlipView, SuggestionView, Usage};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
-use crate::text::{self, estimate_tokens};
+use crate::text::estimate_tokens;
 use policy::{Decisions, KnownSuggestion, UserState};
 use std::collections::{BTreeSet, HashMap};
 
@@ -160,12 +160,8 @@ impl<S: Store> StageTwo<'_, S> {
         Ok(())
     }
 
-    /// The messages of the user's conversations in which the detectors
-    /// find a value (a credential, an identifier), when a text of
-    /// `proposals` holds what could be a piece of one (a value-like word,
-    /// four digits): the model saw those messages in stage one, and stage
-    /// two sees only slips. As far back as the lookback window or the slips
-    /// stage two is shown, whichever is longer.
+    /// What the model may have seen of the user (see [`crate::seen`]),
+    /// when a text of `proposals` could carry a piece of it.
     async fn messages_with_values(
         &self,
         user_id: &str,
@@ -176,10 +172,7 @@ impl<S: Store> StageTwo<'_, S> {
         if !detect::may_carry_a_piece(&texts) {
             return Ok(Vec::new());
         }
-        let since = now - self.config.selection.lookback.max(self.config.policy.slip_ttl);
-        let detector = &self.config.policy.rules.detector;
-        let texts = self.store.conversation_texts(user_id, since).await?;
-        Ok(texts.into_iter().filter(|t| detector.finds_a_value(&text::normalize(t))).collect())
+        crate::seen::messages_with_values(self.store, self.config, user_id, now).await
     }
 
     async fn read_state(&self, user_id: &str, now: Time) -> Result<UserState, Error> {

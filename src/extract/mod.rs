@@ -11,7 +11,9 @@ pub mod validate;
 use crate::config::Config;
 use crate::domain::{DropReason, Slip, Time};
 use crate::error::Error;
+use crate::llm::wire::Item;
 use crate::llm::{Provider, StageOneRequest, Usage};
+use crate::seen::SeenValues;
 use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
@@ -42,6 +44,9 @@ pub struct StageOne<'a, S> {
     /// The claim owner; `None` in a dry run, which claims and writes nothing.
     pub owner: Option<&'a str>,
     pub window: Window,
+    /// Each user's messages with values, read once per run when a slip first
+    /// could carry a piece of one.
+    pub seen: SeenValues,
 }
 
 impl<S: Store> StageOne<'_, S> {
@@ -189,6 +194,12 @@ impl<S: Store> StageOne<'_, S> {
             outcome.usage.completion_tokens += report.usage.completion_tokens;
             proposed.extend(report.outcome?.slips);
         }
+        let texts: Vec<&str> = proposed
+            .iter()
+            .filter_map(|p| if let Item::Valid(p) = p { Some(p) } else { None })
+            .flat_map(|p| [p.quote.as_str(), p.content.as_str()])
+            .collect();
+        let seen = self.seen.for_texts(self.store, self.config, &c.user_id, now, &texts).await?;
         let checks = validate::Checks {
             user_id: &c.user_id,
             conversation_id: &c.conversation_id,
@@ -201,6 +212,7 @@ impl<S: Store> StageOne<'_, S> {
                 .collect::<HashMap<_, _>>(),
             context_ids: chunk.context.iter().map(|m| m.message_id.as_str()).collect(),
             context_texts: chunk.context.iter().map(|m| m.content.as_str()).collect(),
+            seen: &seen,
             allowed_scopes: allowed,
             detector: self.config.detector(),
         };

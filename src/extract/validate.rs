@@ -26,6 +26,9 @@ pub struct Checks<'a> {
     /// either, nor in any message of the chunk (a tool's result holding a
     /// customer's ID is no user's statement to keep).
     pub context_texts: Vec<&'a str>,
+    /// The user's recent messages that hold a value, in any conversation
+    /// (see [`crate::seen`]), when a slip could carry a piece of one.
+    pub seen: &'a [String],
     pub allowed_scopes: &'a [String],
     pub detector: &'a Detector,
 }
@@ -145,7 +148,8 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
         return Err(DropReason::Forbidden);
     }
     let chunk_texts = c.messages.values().map(|m| m.content.as_str());
-    let sources = chunk_texts.chain(c.context_texts.iter().copied());
+    let seen = c.seen.iter().map(String::as_str);
+    let sources = chunk_texts.chain(c.context_texts.iter().copied()).chain(seen);
     if detect::carries_a_piece(&[&quote, &content], sources, c.detector) {
         return Err(DropReason::Forbidden);
     }
@@ -258,6 +262,7 @@ mod tests {
             .collect(),
             context_ids: context,
             context_texts: Vec::new(),
+            seen: &[],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };
@@ -280,6 +285,7 @@ mod tests {
             messages: [("m1", &password), ("m2", &id), ("m3", &plain)].into_iter().collect(),
             context_ids: vec!["m0"],
             context_texts: vec![earlier],
+            seen: &[],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };
@@ -436,6 +442,7 @@ mod tests {
             messages: [("m2", &user)].into_iter().collect(),
             context_ids: Vec::new(),
             context_texts: Vec::new(),
+            seen: &[],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
         };

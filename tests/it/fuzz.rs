@@ -312,6 +312,7 @@ fn stage_one_answer_obeys_every_rule(text: &str) -> Result<(), TestCaseError> {
         messages: [("m2", &user), ("m3", &assistant)].into_iter().collect(),
         context_ids: vec!["m1"],
         context_texts: Vec::new(),
+        seen: &[],
         allowed_scopes: &allowed,
         detector: &detector,
     };

@@ -9,7 +9,8 @@ use crate::fake_model::{self, Gate, operations, slips};
 use crate::helpers::{RawSql, line, on_both_backends};
 use dreamd::detect::Detector;
 use dreamd::domain::{
-    Kind, RejectReason, Scope, Status, Suggestion, SuggestionOp, SuggestionStatus, Write,
+    DropReason, Kind, RejectReason, Scope, Status, Suggestion, SuggestionOp, SuggestionStatus,
+    Write,
 };
 use dreamd::manage::{Manager, NewExplicit, StatusChange};
 use dreamd::store::Store;
@@ -25,6 +26,7 @@ on_both_backends!(
     a_deletion_erases_every_text_of_the_memory,
     a_user_that_keeps_failing_is_passed_over_until_a_new_slip,
     a_value_the_model_saw_in_stage_one_stays_out_of_stage_two,
+    a_value_said_in_one_conversation_stays_out_of_another_ones_slips,
 );
 
 const USER: &str = "u1";
@@ -428,6 +430,37 @@ async fn a_value_the_model_saw_in_stage_one_stays_out_of_stage_two<S: Store + Ra
     assert_eq!(summary.operations.applied.create, 1, "{summary:?}");
     let forbidden = summary.operations.rejected.get(&RejectReason::Forbidden);
     assert_eq!(forbidden, Some(&2), "{summary:?}");
+    assert_eq!(store.rows_containing("Tr0ub4dor").await, 0, "a piece of the password was stored");
+}
+
+/// Stage one: conversation `c2`'s slip carries the password said in `c1`;
+/// every other message is echoed.
+fn carry_across(doc: &Value) -> ResponseTemplate {
+    if doc["conversation_id"] != "c2" {
+        return echo(doc);
+    }
+    let m = &doc["messages"][0];
+    slips(json!([{"message_id": m["message_id"], "quote": m["content"],
+        "content": "稳定剂筛选; 备份 Tr0ub4dor&3x", "kind": "recent_focus", "scope": "global",
+        "durability": "lasting", "valid_until": null}]))
+}
+
+async fn a_value_said_in_one_conversation_stays_out_of_another_ones_slips<S: Store + RawSql>(
+    store: &S,
+) {
+    let server = fake_model::start_both(carry_across, |_: &Value| operations(json!([]))).await;
+    let config = model_config(&server.uri(), "llm.concurrency = 1");
+    let say = |c: &str, text: &str, at: &str| line(USER, c, &format!("{c}-1"), "user", text, at);
+    ingest(
+        store,
+        &[
+            say("c1", "测试环境密码是 Tr0ub4dor&3x，记一下", "2026-11-20T09:00:00Z"),
+            say("c2", "最近在做低糖酸奶的稳定剂筛选", "2026-11-20T10:00:00Z"),
+        ],
+    )
+    .await;
+    let summary = run_at(store, &config, RUN_1).await;
+    assert_eq!(summary.slips.dropped.get(&DropReason::Forbidden), Some(&2), "{summary:?}");
     assert_eq!(store.rows_containing("Tr0ub4dor").await, 0, "a piece of the password was stored");
 }
 
