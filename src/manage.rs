@@ -572,20 +572,49 @@ impl<'a, S: Store> Manager<'a, S> {
         let before = self.load(memory_id).await?;
         let (after, event) = change_status(&before, change, self.now)?;
         let erase = if change == StatusChange::Delete {
-            let evidence: Vec<Evidence> = self
-                .store
-                .evidence(std::slice::from_ref(&before.memory_id))
-                .await?
-                .into_iter()
-                .map(|(_, e)| e)
-                .collect();
-            let slips = slips_ever_behind(&evidence, &self.store.history(memory_id).await?);
-            let content = before.content.as_deref().unwrap_or_default();
-            (slips, pending_with_text(content, &self.store.suggestions(&before.user_id).await?))
+            self.erasure_of(&before).await?
         } else {
             Default::default()
         };
         self.store.apply(status_change_writes(&before, after, event, erase)).await
+    }
+
+    /// What deleting `memory` erases besides its row and history: every slip
+    /// behind it, the pending suggestions with its text, and the slips behind
+    /// those and the suggestions aimed at it unless they back another live
+    /// memory (spec §7: only the tombstone remains).
+    async fn erasure_of(&self, memory: &Memory) -> Result<(Vec<String>, Vec<String>)> {
+        let memory_id = std::slice::from_ref(&memory.memory_id);
+        let evidence: Vec<Evidence> =
+            self.store.evidence(memory_id).await?.into_iter().map(|(_, e)| e).collect();
+        let mut slips = slips_ever_behind(&evidence, &self.store.history(&memory.memory_id).await?);
+        let suggestions = self.store.suggestions(&memory.user_id).await?;
+        let same_text =
+            pending_with_text(memory.content.as_deref().unwrap_or_default(), &suggestions);
+        let about: Vec<String> = suggestions
+            .iter()
+            .filter(|s| {
+                s.memory_id.as_ref() == Some(&memory.memory_id)
+                    || same_text.contains(&s.suggestion_id)
+            })
+            .map(|s| s.suggestion_id.clone())
+            .collect();
+        let behind_them = self.store.suggestion_evidence(&about).await?;
+        let others: Vec<String> = self
+            .store
+            .memories(&memory.user_id)
+            .await?
+            .into_iter()
+            .filter(|m| m.memory_id != memory.memory_id)
+            .filter(|m| matches!(m.status_at(self.now), Status::Active | Status::Disabled))
+            .map(|m| m.memory_id)
+            .collect();
+        let kept: std::collections::HashSet<String> =
+            self.store.evidence(&others).await?.into_iter().map(|(_, e)| e.slip_id).collect();
+        slips.extend(behind_them.into_iter().map(|(_, e)| e.slip_id).filter(|s| !kept.contains(s)));
+        slips.sort();
+        slips.dedup();
+        Ok((slips, same_text))
     }
 
     /// Recall for an agent: without a query, [`select_for_recall`]; with one,

@@ -227,6 +227,7 @@ const ERASED: &[&str] = &[
     "QUOTE-Z",
     "QUOTE-A",
     "QUOTE-B",
+    "QUOTE-C",
     "QUOTE-D",
     "MEMTEXT-ONE",
     "MEMTEXT-TWO",
