@@ -142,6 +142,7 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
         .fallback(pages::not_found)
         .with_state(app)
         .layer(middleware::from_fn(plain_refusals))
+        .layer(middleware::from_fn(private_answers))
         .layer(middleware::from_fn_with_state(options.limits.body_timeout, limit_body))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(limit_head)))
@@ -285,6 +286,22 @@ async fn plain_refusals(request: Request, next: Next) -> Response {
             api::ApiError::new(status, "invalid_argument", message).into_response()
         }
     }
+}
+
+/// Marks every answer as private to its client, unless its handler said
+/// otherwise: answers hold a user's memories and quotes, which no shared
+/// cache may keep (`no-store`) and no browser may read as another type
+/// (`nosniff`).
+async fn private_answers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (http::header::CACHE_CONTROL, "no-store"),
+        (http::header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ] {
+        headers.entry(name).or_insert(http::HeaderValue::from_static(value));
+    }
+    response
 }
 
 /// Refuses an MCP request without a valid bearer token (401) and attaches

@@ -195,6 +195,18 @@ async fn list_endpoints_page_and_filter(d: Dreamd) {
     }
     let (status, all) = api.get(JAY_TOKEN, "/v1/memories?user_id=jay").await;
     assert_eq!(status, 200);
+    for token in [JAY_TOKEN, "not-a-token"] {
+        let url = api.served.url("/v1/memories?user_id=jay");
+        let answer = api.client.get(url).bearer_auth(token).send().await.unwrap();
+        let header =
+            |name: &str| answer.headers().get(name).map(|v| v.to_str().unwrap().to_owned());
+        assert_eq!(
+            header("cache-control").as_deref(),
+            Some("no-store"),
+            "no cache keeps a user's memories"
+        );
+        assert_eq!(header("x-content-type-options").as_deref(), Some("nosniff"));
+    }
     let total = all["memories"].as_array().unwrap().len();
     assert!(total >= 5, "the examples' two and these three: {all}");
     assert_eq!(all["next_cursor"], Value::Null);
