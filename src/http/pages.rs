@@ -1053,16 +1053,38 @@ fn conversation_body(t: &Text, c: &Conversation) -> Markup {
                 li id=(message_anchor(&m.message_id)) {
                     span.badge { (t.role(m.role)) } " "
                     span.muted { (time(m.created_at)) } " "
-                    (m.content)
+                    bdi { (without_direction_controls(&m.content)) }
                 }
             }
         }
     }
 }
 
+/// A message as written, but for the characters that reorder what follows
+/// them (bidi embeddings, overrides and isolates), shown as `�`: a message
+/// may hold them (stored texts may not), and they would make the page
+/// read otherwise than the message does.
+fn without_direction_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_cannot_reorder_the_page() {
+        let shown = without_direction_controls("手机 \u{202e}8765 \u{2067}x\u{2069} ok");
+        assert_eq!(shown, "手机 \u{fffd}8765 \u{fffd}x\u{fffd} ok");
+    }
 
     #[test]
     fn urls_encode_ids_and_login_returns_only_to_this_site() {
