@@ -355,7 +355,8 @@ impl<'a, S: Store> Manager<'a, S> {
             .ok_or_else(|| Error::NotFound { what: "suggestion", id: suggestion_id.to_owned() })
     }
 
-    /// Attaches evidence to memories, keeping their order.
+    /// Attaches evidence to memories, keeping their order, each shown with
+    /// its status now (`expired` once past its expiry, before a run sweeps it).
     pub async fn records(&self, memories: Vec<Memory>) -> Result<Vec<MemoryRecord>> {
         let ids: Vec<String> = memories.iter().map(|m| m.memory_id.clone()).collect();
         let mut evidence = group(self.store.evidence(&ids).await?);
@@ -363,7 +364,7 @@ impl<'a, S: Store> Manager<'a, S> {
             .into_iter()
             .map(|m| {
                 let e = evidence.remove(&m.memory_id).unwrap_or_default();
-                MemoryRecord::new(m, e)
+                MemoryRecord::new(Memory { status: m.status_at(self.now), ..m }, e)
             })
             .collect())
     }

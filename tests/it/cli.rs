@@ -183,6 +183,28 @@ fn ids_are_checked_as_ingest_checks_them_everywhere() {
 }
 
 #[test]
+fn a_memory_past_its_expiry_shows_as_expired_before_any_run() {
+    let d = Dreamd::sqlite();
+    let at = |now: &str, args: &[&str]| {
+        d.run(&[args, &["--format", "json", "--now", now]].concat()).json()
+    };
+    let set = at(
+        "2026-11-10T00:00:00Z",
+        &["memories", "set", "--user", "jay", "--kind", "recent_focus", "--scope", "global"]
+            .into_iter()
+            .chain(["--expires-at", "2026-11-20T00:00:00Z", "在做燕麦饮的中试"])
+            .collect::<Vec<_>>(),
+    );
+    let id = set["memory_id"].as_str().unwrap();
+    assert_eq!(set["status"], "active");
+    let later = "2026-11-25T00:00:00Z";
+    let shown = at(later, &["memories", "show", id]);
+    assert_eq!(shown["status"], "expired", "{shown}");
+    let all = at(later, &["memories", "list", "--user", "jay", "--all"]);
+    assert_eq!(all[0]["status"], "expired", "{all}");
+}
+
+#[test]
 fn recall_records_no_load_in_another_users_conversation() {
     let d = Dreamd::sqlite();
     d.json(&["ingest", examples().to_str().unwrap()]);
