@@ -6,7 +6,11 @@
 //! What passes: formatting wishes and definitions that *name* a column or
 //! a status (`审批状态那一列标绿`, `订单状态：完成 是最终态`, `单价 3 列`,
 //! `show the price column last`), conditions (`订单状态为已发货时通知我`),
-//! budgets, counts of tokens, recipe quantities.
+//! budgets, counts of tokens, recipe quantities; figures a condition, a
+//! plan or a past year at the head of their sentence frames (`如果明年收购价
+//! 涨到 4.5 元/公斤，成本增加 380 元`, `2021 年…库存一度积压到 30 吨`),
+//! changes and bounds in rules (`每变动 1 元/公斤`, `5000 元以下`), and
+//! statuses in minutes and reports without a word of now.
 
 use super::context::{WordSet, clause_of, mentions, statement_of};
 use regex::{Captures, Regex};
@@ -98,7 +102,7 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// A bare money amount: `¥23.5`, `$1,200`, `300 元`, `20 dollars`.
 static MONEY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(&format!(
-        r"(?i)(?:(?P<sym>[¥$€£]|US\$)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b|\bringgit\b|\brupiah\b|\bbaht\b|\bpesos?\b|\brupees?\b|\byen\b|\bfrancs?\b|\bzloty\b|\bkron(?:or|er|a)\b|\bdirhams?\b|\breais\b))(?P<after>.{{0,3}})"
+        r"(?i)(?:(?P<sym>[¥$€£]|US\$|\b(?:usd|rmb|cny|eur|gbp|hkd|sgd|aud|cad|chf|nzd)\s)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b|\bringgit\b|\brupiah\b|\bbaht\b|\bpesos?\b|\brupees?\b|\byen\b|\bfrancs?\b|\bzloty\b|\bkron(?:or|er|a)\b|\bdirhams?\b|\breais\b))(?P<after>.{{0,3}})"
     ))
 });
 
@@ -193,10 +197,14 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         (StockShape::AtAPlace, format!(r"(?:库存|存货|现货|余量|结存|在库|库里|仓库里?|仓里|冷库里?|库房里?){filler}\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 3 号罐还有 8 吨原奶 / 奶仓里剩 20 吨: what a vessel holds now.
         (StockShape::AtAPlace, format!(r"(?:(?:\d+\s*号(?:罐|仓|奶罐|储罐|奶仓|冷库)|储奶罐|奶罐|储罐|奶仓)(?:里|内)?|罐(?:里|内))\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|还|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>)")),
+        // 冷库 2 号目前还有脱脂奶粉 3.2 吨: a numbered store, what it holds now, by name.
+        (StockShape::AtAPlace, format!(r"(?:冷库|仓库|库房|奶仓|储罐|奶罐|罐|仓)\s*\d+\s*号(?:库)?(?:里|内)?\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?:[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?)?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
+        // 目前还有脱脂奶粉 3.2 吨: goods named between "now left" and the amount.
+        (StockShape::Remaining, format!(r"(?:目前|现在|当前|眼下)\s*(?:还有|还剩|只剩|仅剩|剩下|只有|就剩)\s*了?\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
         (StockShape::Remaining, format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
-        (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
+        (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,25}?)?(?:\s*\([^()\n]{1,30}\))?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
         // stock 500kg / inventory: 40 pallets: a bare note of what is held.
         (StockShape::AtAPlace, r"(?i)\b(?:stock|inventory|on[- ]hand)\s*(?:right\s+now|rn|currently|now|today)?\s*[:=]?\s*(?P<amount>\d[\d,.]*)\s*(?:kg|kgs|t|tons?|tonnes?|pallets?|cases?|bags?|drums?|units?|pcs|cartons?|boxes|litres?|liters?|l)\b(?P<after>.{0,10})".to_string()),
         // we're down to 6 drums / the warehouse has 40 pallets.
@@ -247,7 +255,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定)";
+const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
@@ -259,7 +267,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?i:PO|SO|CR|ECN|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?:维修|检测|送检|委托|派工|领料|处置|验收|报价|调拨|申请|审批)单|(?i:PO|SO|PR|CR|ECN|WO|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
@@ -297,6 +305,9 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer|load)\b[^,.;!?\n]{0,30}?\b(?:is|are|'s)\s+(?:about\s+|around\s+|roughly\s+|only\s+|still\s+|like\s+|maybe\s+)*\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?P<status>out|away)\b(?P<after>)".to_string(),
         // PO-2024-0871 还在等财务审批: waiting on an approval or a shipment now.
         r"(?:还在|仍在|正在|还|仍)(?:等待?|等着)[^,;。!?\n]{0,8}?(?P<status>审批|批复|签批|审核|放行|付款|发货|到货|清关|签字)(?P<after>.{0,4})".to_string(),
+        // 系统里目前是部分发货状态 / 目前还在海关清关 / 现在在部门经理审批节点:
+        // a document's or a consignment's state now, its subject said before.
+        r#"(?P<now>目前|现在|当前|眼下)\s*(?:还|仍|依然|依旧|一直)?\s*(?:是|处于|还是|仍是)?\s*["']?\s*(?P<status>(?:还在|仍在|在|卡在|停在)[^,;。!?\n做搞弄进"']{0,8}?(?:审批|审核|会签|签批|复核|批复|检测|检验|质检|清关|查验|报关)(?:中|节点|环节|阶段)?|[\p{Han}A-Za-z]{0,8}?(?:审批|审核|会签|签批|复核|检测|检验|质检|查验|清关|报关|运输|配送|派送)中|(?:部分|全部)?(?:发货|到货|入库|出库|签收|付款|退货)状态|待(?:派工|排产|排期|发货|付款|审批|审核|放行|检测|检|入库|出库|签收|收货|到货|受理|领料|复核|会签|批)(?:状态)?|在途)\s*["']?\s*(?:了|呢)?(?P<after>\s*(?:[,;。!?\n]|$))"#.to_string(),
         // 批次 240315-02 目前状态：待放行 / "status": "shipped".
         r"(?:目前|当前|现在)\s*(?:的)?状态\s*(?:[:=：]|是|为)\s*(?P<status>待[\p{Han}]{1,4}|已[\p{Han}]{1,4}|审批中|审核中|处理中|在途)(?P<after>.{0,4})".to_string(),
         format!(r#"(?i)"(?:status|state|order_status|approval_status|shipping_status)"\s*:\s*"(?P<status>{STATUS_EN})"(?P<after>)"#),
@@ -605,7 +616,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty",
     )
 });
 
@@ -645,11 +656,102 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
     let m = c.get(0).expect("group 0");
     let clause = clause_of(words, m.start(), m.end());
     let sentence = sentence_of(words, m.start(), m.end());
-    mentions(clause, &NOT_A_PRICE) || A_YEAR.is_match(sentence) || mentions(sentence, &PLANNED)
+    // A plan, a condition or a year at the head of the sentence (`如果明年
+    // 收购价涨到 4.5 元/公斤，成本增加 380 元`) frames every clause after
+    // it; words after the price's clause (`…，成本测算要更新`) do not, and
+    // a word of now in its own clause (`原料奶今天收购价 4.35 元`) wins.
+    let head = &sentence[..m.end().saturating_sub(offset(words, sentence)).min(sentence.len())];
+    let now = NOW.is_match(clause);
+    let amount = c.name("amount").or_else(|| c.name("sym")).or_else(|| c.name("qty"));
+    let start = amount.map_or(m.start(), |a| a.start());
+    mentions(clause, &NOT_A_PRICE)
+        || mentions(clause, &PLANNED)
+        || (!now
+            && (A_YEAR.is_match(sentence)
+                || mentions(head, &PLANNED)
+                || mentions(head, &CONDITIONS)))
+        || is_part_of_a_code(&words[..start])
+        || is_a_change(&words[..start])
+        || is_a_bound(
+            &words[..start],
+            &words[c.name("after").map_or(m.end(), |a| a.start())..],
+            now,
+        )
 }
 
-/// Words anywhere in a sentence that make its prices planned or assumed
-/// (`FY25 budget assumptions: SMP 2,800 USD/t, …`).
+/// Where `part` (a slice of `words`) starts in it.
+fn offset(words: &str, part: &str) -> usize {
+    part.as_ptr() as usize - words.as_ptr() as usize
+}
+
+/// Words that make a sentence's prices hypothetical from its head on.
+static CONDITIONS: WordSet = WordSet::new(&[
+    "如果",
+    "假如",
+    "假设",
+    "要是",
+    "若是",
+    "if",
+    "suppose",
+    "supposing",
+    "assuming",
+]);
+
+/// An amount glued to the letters of a code before it (`T-017/T-018`,
+/// `SKU12/kg`): part of an identifier; a currency code (`RMB23.5`) is not
+/// one. `before` is what comes before the amount.
+fn is_part_of_a_code(before: &str) -> bool {
+    let b = before.strip_suffix(['-', '_']).unwrap_or(before);
+    let start = b.trim_end_matches(|c: char| c.is_ascii_alphanumeric()).len();
+    let word = &b[start..];
+    word.bytes().any(|c| c.is_ascii_alphabetic())
+        && !["rmb", "cny", "usd", "eur", "gbp", "hkd", "jpy", "us"]
+            .contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// An amount that is a change, not a level (`每变动 1 元/公斤`, `成本增加
+/// 380 元`, `up by $20 a ton`): `text` is what comes before it.
+fn is_a_change(text: &str) -> bool {
+    static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(
+            r"(?i)(?:变动|增加|减少|浮动|波动|相差|差价|差了|涨了|降了|跌了|上涨|下降|下跌|增长|提高|降低|多了|少了|差额|\b(?:up|down|increased?|decreased?|rose|fell|changes?|changed|moves?|moved)\s+by)\s*(?:了|约|大约|大概|about|around|roughly|~)?\s*$",
+        )
+    });
+    let tail = text.len().saturating_sub(24);
+    let tail = (tail..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    CHANGE.is_match(&text[tail..])
+}
+
+/// An amount that is a bound in a rule: a sign before it (`≤2000 元`,
+/// `>10000 元`), 以下/以上/以内 right after it (`5000 元以下可以走备用金`), or
+/// a range (`2000–10000 元由部门经理审批`) without a word of now (`现在乳清粉
+/// 3000-5000 元一吨` is a quote).
+fn is_a_bound(before: &str, after: &str, now: bool) -> bool {
+    // Past the amount's unit: `元`, `元/公斤`, `per kg`.
+    static UNIT: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(&format!(
+            r"^\s*(?:万元|块钱|美元|元|块|万)?\s*(?:(?:/|每|一|per\s+)\s*{PER_UNIT})?\s*"
+        ))
+    });
+    let after = &after[UNIT.find(after).map_or(0, |m| m.end())..];
+    if ["以下", "以上", "以内", "之内", "封顶"].iter().any(|w| after.starts_with(w)) {
+        return true;
+    }
+    let before = before.trim_end();
+    let before = before.strip_suffix(['¥', '$', '€', '£']).unwrap_or(before).trim_end();
+    if before.ends_with(['≤', '≥', '<', '>', '＜', '＞', '≦', '≧']) {
+        return true;
+    }
+    // A range: a number, then a dash, a tilde, 至 or 到, then the amount.
+    !now && before
+        .strip_suffix(['-', '–', '—', '~', '～', '至', '到'])
+        .map(|b| b.trim_end())
+        .and_then(|b| b.chars().next_back())
+        .is_some_and(|ch| ch.is_ascii_digit() || "元万千kK".contains(ch))
+}
+
+/// Words at the head of a sentence or in a price's clause that make it
+/// planned or assumed (`FY25 budget assumptions: SMP 2,800 USD/t, …`).
 static PLANNED: WordSet = WordSet::new(&[
     "assumption",
     "assumptions",
@@ -661,6 +763,10 @@ static PLANNED: WordSet = WordSet::new(&[
     "预测",
     "测算",
     "假设",
+    "情景",
+    "敏感性",
+    "仅供讨论",
+    "sensitivity",
 ]);
 
 /// The sentence around `start..end`: a year at its head (`2020年做对标时，
@@ -676,6 +782,13 @@ fn sentence_of(words: &str, start: usize, end: usize) -> &str {
     let to = words[end..].char_indices().find(|&(i, c)| ends_at(end + i, c));
     &words[from..to.map_or(words.len(), |(i, _)| end + i)]
 }
+
+/// A year named as the time of an event (`2021 年 6 月那次停产期间`, `in
+/// 2022`), not a date stamp (`2024-09-14 08:01 ERP status …`), which
+/// dates a snapshot rather than puts it in the past.
+static YEAR_THEN: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)(?:19|20)\d{2}\s*年|\b(?:in|during|since|back\s+in)\s+(?:19|20)\d{2}\b")
+});
 
 /// A year or a quarter of one (`2022年`, `in 2021 Q3`): a price then, not now.
 static A_YEAR: LazyLock<Regex> = LazyLock::new(|| {
@@ -881,7 +994,12 @@ fn has_stock(words: &str) -> bool {
                 let clause = clause_of(words, m.start(), m.end());
                 let not_stock = match shape {
                     StockShape::AtAPlace => false,
-                    StockShape::Remaining => mentions(after, &NOT_STOCK),
+                    // `只剩 6 袋了，今天就要补货`: a task word counts in the
+                    // quantity's own clause only.
+                    StockShape::Remaining => mentions(
+                        after.split([',', ';', '。', '!', '?', '\n']).next().unwrap_or(""),
+                        &NOT_STOCK,
+                    ),
                     StockShape::Cover => mentions(clause, &TARGET),
                 };
                 !NOT_AN_AMOUNT.is_match(after)
@@ -889,8 +1007,24 @@ fn has_stock(words: &str) -> bool {
                     && !not_stock
                     && !mentions(clause, &NOT_A_STOCK_LEVEL)
                     && !is_a_collection(words, m.start())
+                    && !is_in_the_past(words, m.start(), m.end(), clause)
             })
         })
+}
+
+/// A time in the past at the head of the sentence (`去年 8 月的时候乳清粉库存
+/// 一度只有 5 吨`, `2021 年 6 月那次停产期间，稀奶油库存一度积压到 30 吨`),
+/// without a word of now in the quantity's own clause: a figure then.
+fn is_in_the_past(words: &str, start: usize, end: usize, clause: &str) -> bool {
+    static ONCE: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(
+            r"(?i)一度|曾经|当时|那次|那时候|那会儿|\b(?:at\s+one\s+point|back\s+then|at\s+the\s+time|used\s+to|previously)\b",
+        )
+    });
+    let sentence = sentence_of(words, start, end);
+    let head = &sentence[..end.saturating_sub(offset(words, sentence)).min(sentence.len())];
+    (PAST.is_match(head) || YEAR_THEN.is_match(head) || ONCE.is_match(head))
+        && !NOW.is_match(clause)
 }
 
 /// The `库` at `start` ends the name of a collection of records, not of
@@ -904,6 +1038,7 @@ fn is_a_collection(words: &str, start: usize) -> bool {
 }
 
 fn has_status(words: &str) -> bool {
+    let record = is_a_record(words);
     STATUSES.iter().any(|r| {
         r.captures_iter(words).any(|c| {
             // Group 0 is the whole match: every capture has it.
@@ -937,8 +1072,42 @@ fn has_status(words: &str) -> bool {
                 && (!PAST.is_match(clause) || NOW.is_match(clause))
                 && !mentions(rest_of_clause, &DEFINES_A_STATUS)
                 && !STATUS_AFTER.is_match(after)
+                && (!record || NOW.is_match(clause))
+                && !is_in_the_past(words, m.start(), m.end(), clause)
+                && !c.name("now").is_some_and(|now| said_of_a_person(&words[..now.start()]))
         })
     })
+}
+
+/// Minutes and reports (`会议纪要 2026-11-27`, `工作周报（第23周）`, `Weekly
+/// report W47`): what their heading opens records what happened in the
+/// period; a status in them is current only with a word of now.
+fn is_a_record(words: &str) -> bool {
+    static HEADING: WordSet = WordSet::new(&[
+        "纪要",
+        "周报",
+        "月报",
+        "会议记录",
+        "例会记录",
+        "minutes",
+        "weekly report",
+        "weekly update",
+        "monthly report",
+        "recap",
+    ]);
+    // The heading ends at a line break, a colon or a bar, and within 24
+    // characters where a stored text's line breaks were folded to spaces.
+    let start = words.trim_start();
+    let end = start.find(['\n', ':', '|']).unwrap_or(start.len());
+    let end = start.char_indices().nth(24).map_or(end, |(i, _)| i.min(end));
+    mentions(&start[..end], &HEADING)
+}
+
+/// `我目前在审核` / `他们现在在检测`: a person at work, not a document's state.
+fn said_of_a_person(before: &str) -> bool {
+    ["我", "我们", "你", "你们", "他", "她", "他们", "她们", "咱们", "大家", "谁"]
+        .iter()
+        .any(|p| before.trim_end().ends_with(p))
 }
 
 /// Times that put a status or a stock-out in the past (`the shipment from
@@ -1031,6 +1200,35 @@ mod tests {
     }
 
     #[test]
+    fn facts_inside_long_messages_are_facts() {
+        for t in [
+            // A price whose sentence goes on to plans and estimates.
+            "今天白砂糖的现货价是 6.2 元/公斤,价格还在往下走,对比测算先按这个价格算。",
+            "顺便说下原料奶今天收购价 4.35 元/公斤,比上周涨了 5 分,中试用奶的预算可能要调一下。",
+            "the freight forwarder's rate right now is USD 2,850 per 40ft reefer",
+            "现在乳清粉 3000-5000 元一吨",
+            // Stock of goods named after "now left", or in a numbered store.
+            "交接:冷库 2 号目前还有脱脂奶粉 3.2 吨、全脂奶粉 1.1 吨",
+            "目前还剩菌种 5 箱",
+            "仓库-老许:WPC80 只剩 6 袋了,今天就要补货",
+            "Current stock of lactase enzyme (NOLA Fit) is down to 4 kg in cold room B",
+            // A document's state now: at a step, with someone, or "X 中".
+            "设备维修单 WO-3382(均质机高压柱塞漏油)现在还是待派工状态,中试车间说人手不够",
+            "客户问试样订单 SO-4410 到哪了,系统里目前是部分发货状态,还有 2 箱没发",
+            "这票进口乳铁蛋白(500 kg,婴配粉项目用)目前是海关查验中,要补一份原产地证明",
+            "差旅报销单现在在部门经理审批节点,财务说月底前批不完",
+            "采购申请 PR-7736(流变仪配件,CC27 转子)已经到总经理那边了,还没批",
+            "ECN-2026-118(低乳糖奶配方变更)目前在质量部会签,卡在第三步已经两天了",
+            "菌种那个采购单 PO-2291 还在财务审批中,供应商说没收到 PO 不发货",
+            "直投式菌种目前还在海关清关,物流系统显示 on hold",
+            "检测订单现在是\"检测中\",预计周五出报告",
+            "会议纪要 11-27:PO-1223 目前还在财务审批中",
+        ] {
+            assert!(has_live_fact(t), "{t:?}");
+        }
+    }
+
+    #[test]
     fn names_of_columns_and_statuses_pass() {
         for t in [
             "审批状态那一列标绿",
@@ -1055,6 +1253,36 @@ mod tests {
             "采购申请超过 5 万元要走总经理审批",
             "假设白砂糖 6000 元/吨，帮我算每吨酸奶的糖成本",
             "If butter were €5,000/t, what would the margin be?",
+        ] {
+            assert!(!has_live_fact(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn past_hypothetical_and_rule_figures_pass() {
+        for t in [
+            // A condition or an analysis at the head of the sentence.
+            "如果明年原料奶收购价涨到 4.5 元/公斤,高蛋白奶的单吨成本大概增加 380 元",
+            "价格敏感性分析(仅供讨论):乳粉价格每变动 1 元/公斤,成本变动约 1.1 元/公斤",
+            // Changes, bounds and ranges in rules, amounts inside codes.
+            "每吨成本增加 30 元",
+            "审批金额规则:单价 ≤2000 元由课题组长审批,2000-10000 元由部门经理审批,>10000 元由中心主任审批",
+            "研发样品采购 5000 元以下可以走备用金",
+            "脱脂奶粉 23.5 元/kg 以上的报价都太贵",
+            "稳定剂复配 T-017/T-018 结果已录入 LIMS",
+            // Stock and statuses dated in the past at the head of the sentence.
+            "去年 8 月的时候乳清粉库存一度只有 5 吨,导致中试停了一周",
+            "2021 年 6 月那次停产检修期间,稀奶油库存一度积压到 30 吨",
+            "去年年底的年度盘点,研发冷库的实际库存和账面差了 3 箱菌种",
+            "项目已于 2025 年 6 月结题,相关的 12 张采购单和 3 张委外检测单都已关闭",
+            // Minutes and reports record what happened.
+            "会议纪要 2026-11-27(配方评审)\n1. 配方 RCP-YG-2611-05 通过评审,蛋白 6.0%",
+            "工作周报(第23周)\n1. 完成 GB 19302 对标\n2. 稳定剂复配结果已录入 LIMS",
+            // A task, and a person at work, not stock or a document's state.
+            "还有 3 袋要加",
+            "我目前在审核这批报告,稍后回复",
+            "目前是人工审批,以后改成自动审批",
+            "如果订单目前还在审批中,就先不要改",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
         }

@@ -404,7 +404,8 @@ fn has_phone(run: &NumberRun) -> bool {
     let technical = mentions(&around, &TECH_WORDS);
     let labelled = (mentions(&around, &PHONE_WORDS)
         || (!technical && mentions(&around, &WEAK_PHONE_WORDS)))
-        && !mentions(&around, &MEETING_WORDS);
+        && !mentions(&around, &MEETING_WORDS)
+        || labelled_right_before(&run.before);
     // `leite em pó: +55 11 …`: a `+` before the digits outweighs a code
     // word (`po`) in the words around.
     if !labelled && technical && !run.plus {
@@ -422,6 +423,34 @@ fn has_phone(run: &NumberRun) -> bool {
             let plus = from == 0 && run.plus;
             is_phone_number(digits, plus, &run.groups[from..to], labelled)
         })
+}
+
+/// A phone word right before the number (`打我座机04712895796`, `手机：138…`,
+/// `tel. 0471…`): it names this number, whatever words farther off (`会议室`,
+/// `配方评审`) say.
+fn labelled_right_before(before: &str) -> bool {
+    const LABELS: &[&str] = &[
+        "电话",
+        "手机",
+        "座机",
+        "固话",
+        "分机",
+        "传真",
+        "电话号码",
+        "tel",
+        "phone",
+        "mobile",
+        "cell",
+        "fax",
+    ];
+    let label = before.trim_end_matches(|c: char| c.is_whitespace() || ":.=是为(号".contains(c));
+    LABELS.iter().any(|l| {
+        label.ends_with(l)
+            && !label[..label.len() - l.len()]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+    })
 }
 
 /// Four dot-separated groups of at most three digits: an IPv4 address.
@@ -1246,5 +1275,19 @@ mod tests {
         assert!(!phone("2026-11-20 09:00"));
         assert!(!phone("20261129001"));
         assert!(!phone("读数 13.8 12.4 5.6 7.8 9.1 2.3"));
+    }
+
+    #[test]
+    fn a_phone_word_right_before_the_number_outweighs_words_farther_off() {
+        // 会议室 (a meeting word) and 配方 (a code word) sit in the context,
+        // but 座机 names the number glued to it.
+        assert!(phone("在 2 号会议室开配方评审，外地同事直接打我座机04712895796"));
+        assert!(phone("配方评审改到会议室，有事打我手机:13912345678"));
+        assert!(!phone("会议室 1381 已订"));
+        assert!(!phone("电话会议号 88123456"));
+        assert!(labelled_right_before("打我座机"));
+        assert!(labelled_right_before("tel. "));
+        assert!(!labelled_right_before("hotel "));
+        assert!(!labelled_right_before("批号 "));
     }
 }

@@ -90,6 +90,21 @@ static LOGIN_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A wireless network and its password after a Wi-Fi word: `WiFi: RDC-Pilot
+/// / ruqing2026#`, `无线 Lab-5G / Qc@2024`.
+static WIFI_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:\bwi-?fi\b|\bwlan\b|\bssid\b|无线网?络?|热点)\s*(?:名称|名|网络)?\s*(?:\bis\b|[:=]|是)?\s*([A-Za-z0-9._\-]{2,32})\s*/\s*([!-~]{6,})",
+    )
+});
+
+/// A network and a password: a value no network name looks like, and
+/// not a second network of the same name (`Lab-2G / Lab-5G`).
+fn wifi_pair(ssid: &str, password: &str) -> bool {
+    let prefix = |v: &str| v.chars().take(3).collect::<String>().to_ascii_lowercase();
+    complex_value(password) && prefix(ssid) != prefix(password)
+}
+
 /// A code read out digit by digit after its word: `my pin's 8 8 3 0`,
 /// `密码是 1-2-3-4-5-6`.
 static SPACED_DIGITS: LazyLock<Regex> =
@@ -467,6 +482,7 @@ pub(super) fn has_password(text: &str) -> bool {
             strong_value(trim_value(value))
         })
         || LOGIN_PAIR.captures_iter(text).any(|c| login_pair(&c[1], trim_value(&c[2])))
+        || WIFI_PAIR.captures_iter(text).any(|c| wifi_pair(&c[1], trim_value(&c[2])))
         || (LOGIN_CONTEXT.is_match(text)
             && RESET_TO.captures_iter(text).any(only_a_password_stated))
         || PASSWORD_LATER_IS.captures_iter(text).any(only_a_password_stated)
@@ -807,5 +823,16 @@ mod tests {
         assert!(has_password("the wifi password, careful with the case, is: Lab5Wifi"));
         assert!(has_password("密码我念一下，大写的M然后是 Milk@88"));
         assert!(!has_password("password rules: at least 12 characters, e.g. Abc123!x"));
+    }
+
+    #[test]
+    fn a_network_and_its_password_after_a_wifi_word() {
+        assert!(has_password("WiFi: RDC-Pilot / ruqing2026#  中试车间那边信号弱"));
+        assert!(has_password("无线:Lab-Guest / milk@2026x"));
+        assert!(has_password("SSID: QC-Lab / Whey#2099"));
+        // Two networks, not a network and its password.
+        assert!(!has_password("WiFi: Lab-2.4G / Lab-5G"));
+        assert!(!has_password("wifi: RDC-Pilot / RDC-Pilot-5G"));
+        assert!(!has_password("Wi-Fi 连不上的话看一下 RDC-Pilot / RDC-Guest 哪个信号好"));
     }
 }
