@@ -163,6 +163,11 @@ impl Detector {
             || self.extra_match(&views).is_some()
     }
 
+    /// Whether `text` holds a personal identifier (phone, ID, card, e-mail).
+    pub(crate) fn finds_an_identifier(&self, text: &str) -> bool {
+        identifiers::find(&Views::of(text)).is_some()
+    }
+
     /// The first operator pattern the views match.
     fn extra_match(&self, views: &Views) -> Option<&ExtraPattern> {
         self.extra

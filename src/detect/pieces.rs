@@ -39,8 +39,18 @@ pub fn may_carry_a_piece(texts: &[&str]) -> bool {
     !Carried::of(texts).is_empty()
 }
 
-/// The shortest piece of a value that counts, in letters and digits.
+/// The fewest digits in a row that count as a number (a run of a text).
 const MIN_PIECE: usize = 4;
+
+/// The shortest piece of a value word that counts, in letters and digits:
+/// the texts are compared with their words run together, and four or five
+/// characters turn up there by chance (`card ending in 1234` holds `in123`).
+const MIN_WORD_PIECE: usize = 6;
+
+/// Digits in a row of an identifier that count within a longer number: a
+/// list of readings or a date runs its digits together, and five of them
+/// match some phone number's by chance.
+const DIGITS_PIECE: usize = 6;
 
 /// A piece of a long value (a token) that counts whatever its share.
 const LONG_PIECE: usize = 12;
@@ -79,31 +89,31 @@ impl Carried {
 
     /// Whether a text holds half of `value` or more (or twelve characters of
     /// a long one), forwards or reversed: a run of its letters and digits
-    /// at least that long (and [`MIN_PIECE`]) with a digit in it, or of
-    /// eight or more, or all of it.
+    /// at least that long (and [`MIN_WORD_PIECE`], or all of a shorter
+    /// value) with a digit in it, or of eight or more.
     fn holds_a_piece_of_word(&self, value: &str) -> bool {
         let token: Vec<char> = compact_form(value).chars().collect();
         let n = token.len();
         if n < MIN_PIECE || self.compact.is_empty() {
             return false;
         }
-        let len = (n / 2).clamp(MIN_PIECE, LONG_PIECE).min(n);
+        let len = (n / 2).clamp(MIN_WORD_PIECE, LONG_PIECE).min(n);
         let reversed: Vec<char> = token.iter().rev().copied().collect();
         [token, reversed].iter().any(|t| {
             t.windows(len).any(|window| {
                 let piece: String = window.iter().collect();
-                let telling = piece.bytes().any(|b| b.is_ascii_digit()) || len >= 8 || len == n;
+                let telling = piece.bytes().any(|b| b.is_ascii_digit()) || len >= 8;
                 telling && self.compact.iter().any(|c| c.contains(&piece))
             })
         })
     }
 
     /// Whether a text holds four digits or more of `digits` (all of a run
-    /// of four, or five in a row of a longer run, so that `2026 1381234`
-    /// still counts).
+    /// of up to [`DIGITS_PIECE`], or that many in a row of a longer run, so
+    /// that `2026 1381234` still counts).
     fn holds_digits_of(&self, digits: &str) -> bool {
         self.runs.iter().any(|run| {
-            let window = run.len().min(MIN_PIECE + 1);
+            let window = run.len().min(DIGITS_PIECE);
             (0..=run.len() - window).any(|i| digits.contains(&run[i..i + window]))
         })
     }
@@ -119,17 +129,20 @@ fn carries_a_value_word(carried: &Carried, source: &str, detector: &Detector) ->
 }
 
 /// Whether `word` of `source` is (part of) a value the detectors find:
-/// without it, its clause or the whole source holds none.
+/// with a bland word in its place, its clause or the whole source holds
+/// none. A host name or a column header beside a password is structure:
+/// the password is still there when it is replaced.
 fn is_part_of_a_value(source: &str, word: &str, detector: &Detector) -> bool {
     let clause = source.find(word).map_or(source, |at| clause_of(source, at, at + word.len()));
     [clause, source].iter().any(|text| {
-        detector.finds_a_value(text) && !detector.finds_a_value(&text.replace(word, " "))
+        detector.finds_a_value(text) && !detector.finds_a_value(&text.replace(word, "x"))
     })
 }
 
 /// Whether `carried` holds digits of a number of `source` that is an
-/// identifier by itself, or without which the source holds no value (an ID
-/// written in two parts).
+/// identifier by itself, or without which the source holds no identifier
+/// (an ID written in two parts). The digits of a password or a token are
+/// its word's, checked as such: `2024` of `Lims2024` is no piece.
 fn carries_digits_of_a_value(carried: &Carried, source: &str, detector: &Detector) -> bool {
     if carried.runs.is_empty() {
         return false;
@@ -137,8 +150,8 @@ fn carries_digits_of_a_value(carried: &Carried, source: &str, detector: &Detecto
     let views = Views::of(source);
     views.runs.iter().filter(|run| carried.holds_digits_of(&run.digits)).any(|run| {
         is_identifier(run, &views.words)
-            || (detector.finds_a_value(source)
-                && !detector.finds_a_value(&views.digits.replace(run.digits.as_str(), " ")))
+            || (detector.finds_an_identifier(source)
+                && !detector.finds_an_identifier(&views.digits.replace(run.digits.as_str(), " ")))
     })
 }
 
@@ -177,7 +190,11 @@ fn decoded(word: &str) -> Option<String> {
         base64(word)
     }?;
     let text = String::from_utf8(bytes).ok()?;
-    text.chars().all(|c| c.is_ascii_graphic() || c == ' ').then_some(text)
+    // Words that happen to decode give printable noise: a value is mostly
+    // letters and digits.
+    let alphanumeric = text.chars().filter(char::is_ascii_alphanumeric).count();
+    let printable = text.chars().all(|c| c.is_ascii_graphic() || c == ' ');
+    (printable && alphanumeric * 5 >= text.len() * 4).then_some(text)
 }
 
 /// Standard or URL-safe base64, padded or not.
@@ -258,7 +275,7 @@ mod tests {
             "备份 TR0UB4DOR&3X",
             "备份 tr0ub4dor&3",
             "前半 Tr0ub4 收好",
-            "后半 dor&3x",
+            "后半 b4dor&3x",
             "x3&rod4bu0rT 倒过来",
             "Tr0ub4/dor&3x",
             "hex 547230756234646f72263378",

@@ -27,7 +27,7 @@ pub struct Checks<'a> {
     /// customer's ID is no user's statement to keep).
     pub context_texts: Vec<&'a str>,
     /// The user's recent messages that hold a value, in any conversation
-    /// (see [`crate::seen`]), when a slip could carry a piece of one.
+    /// (what the `seen` module reads), when a slip could carry a piece of one.
     pub seen: &'a [String],
     pub allowed_scopes: &'a [String],
     pub detector: &'a Detector,

@@ -159,3 +159,40 @@ fn never_store_corpus_covers_every_category_in_both_languages() {
 fn ratio(n: usize, d: usize) -> f64 {
     if d == 0 { 0.0 } else { n as f64 / d as f64 }
 }
+
+/// The pieces check (`detect::carries_a_piece`) on texts unrelated to the
+/// sources: every harmless line of the corpus, as a text the model wrote,
+/// against three lines that hold a value (a credential or an identifier,
+/// each value unique in the corpus). A harmless text flagged here is an
+/// honest memory lost for a user who once said a value; few may be.
+#[test]
+fn the_pieces_check_seldom_refuses_an_unrelated_text() {
+    use detect::Category::*;
+    let lines = corpus();
+    let valued = [Secret, Password, PrivateKey, Phone, NationalId, BankCard, Email];
+    let sources: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.category.is_some_and(|c| valued.contains(&c)))
+        .map(|l| l.text.as_str())
+        .collect();
+    let detector = detect::Detector::default();
+    let harmless: Vec<&Line> = lines.iter().filter(|l| l.category.is_none()).collect();
+    let flagged: Vec<String> = harmless
+        .iter()
+        .enumerate()
+        .filter(|(i, line)| {
+            let picked = [i * 7, i * 13 + 1, i * 31 + 2].map(|k| sources[k % sources.len()]);
+            detect::carries_a_piece(&[&line.text], picked, &detector)
+        })
+        .map(|(_, line)| format!("  line {:>4}: {}", line.number, line.text))
+        .collect();
+    let rate = flagged.len() as f64 / harmless.len() as f64;
+    println!(
+        "pieces check: {} of {} unrelated harmless texts flagged ({:.2} %)\n{}",
+        flagged.len(),
+        harmless.len(),
+        rate * 100.0,
+        flagged.join("\n")
+    );
+    assert!(rate <= 0.005, "the pieces check refuses {:.2} % of unrelated texts", rate * 100.0);
+}
