@@ -2,10 +2,11 @@
 //! detectors find in what it was shown: the password of a message without
 //! its label, in another case, reversed, in halves or hex-encoded; four
 //! digits of an ID, glued to other digits or not. Each piece passes the
-//! detectors alone; only the message it came from shows what it is. Stage
-//! one checks a slip against the messages of its chunk and context, stage
-//! two every text it would store against the user's recent conversations: a
-//! model that saw a password in one call may write it in the next.
+//! detectors alone; only the message it came from shows what it is. Both
+//! stages check every text the model writes against the messages it may
+//! have seen (a slip: its chunk and context; both: the user's recent
+//! conversations, see the `seen` module): a model that saw a password in
+//! one call may write it in the next.
 
 use super::context::clause_of;
 use super::identifiers::is_identifier;
@@ -16,7 +17,8 @@ use crate::text;
 /// Whether `texts` carry a piece of a value (a credential, a personal
 /// identifier, an operator pattern) the detectors find in one of
 /// `sources`. A value counts when its clause or its source holds no such
-/// value without it, so a message with two values protects both.
+/// value with a bland word in its place, so a message with two values
+/// protects both.
 pub fn carries_a_piece<'s>(
     texts: &[&str],
     sources: impl IntoIterator<Item = &'s str>,
