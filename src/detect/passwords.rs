@@ -98,6 +98,81 @@ static WIFI_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A passphrase: three to six plain words right after a password word and
+/// an explicit link, up to the end of the clause (`密码是 correct horse
+/// battery staple`, `passphrase: purple monkey dishwasher`).
+static PASSPHRASE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:pass ?phrase|password|密码|口令)\s*(?:是|为|[:=：]|\bis\b)\s*((?:[a-z]{3,12}[\s_.\-]+){2,5}[a-z]{3,12})\s*(?:$|[,，。.;；!?！？)）])",
+    )
+});
+
+/// Words a passphrase is not made of: a sentence about passwords has them
+/// (`password: at least twelve characters`, `密码是 required for login`).
+static NOT_PASSPHRASE_WORDS: WordSet = WordSet::new(&[
+    "the",
+    "a",
+    "an",
+    "to",
+    "for",
+    "of",
+    "at",
+    "in",
+    "on",
+    "by",
+    "and",
+    "or",
+    "not",
+    "no",
+    "is",
+    "are",
+    "be",
+    "must",
+    "should",
+    "least",
+    "most",
+    "use",
+    "used",
+    "your",
+    "our",
+    "my",
+    "with",
+    "from",
+    "this",
+    "that",
+    "set",
+    "reset",
+    "change",
+    "changed",
+    "required",
+    "characters",
+    "letters",
+    "digits",
+    "words",
+    "long",
+    "same",
+    "as",
+    "it",
+    "via",
+    "see",
+    "ask",
+    "stored",
+    "vault",
+    "manager",
+    "sent",
+    "email",
+    "login",
+    "account",
+    "policy",
+    "expired",
+    "wrong",
+]);
+
+/// A passphrase none of whose words is a word of talk about passwords.
+fn passphrase(words: &str) -> bool {
+    !words.split(|c: char| !c.is_ascii_alphabetic()).any(|w| mentions(w, &NOT_PASSPHRASE_WORDS))
+}
+
 /// A network and a password: a value no network name looks like, and
 /// not a second network of the same name (`Lab-2G / Lab-5G`).
 fn wifi_pair(ssid: &str, password: &str) -> bool {
@@ -483,6 +558,9 @@ pub(super) fn has_password(text: &str) -> bool {
         })
         || LOGIN_PAIR.captures_iter(text).any(|c| login_pair(&c[1], trim_value(&c[2])))
         || WIFI_PAIR.captures_iter(text).any(|c| wifi_pair(&c[1], trim_value(&c[2])))
+        || PASSPHRASE.captures_iter(text).any(|c| {
+            passphrase(&c[1]) && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+        })
         || (LOGIN_CONTEXT.is_match(text)
             && RESET_TO.captures_iter(text).any(only_a_password_stated))
         || PASSWORD_LATER_IS.captures_iter(text).any(only_a_password_stated)
