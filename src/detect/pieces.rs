@@ -110,13 +110,17 @@ impl Carried {
         })
     }
 
-    /// Whether a text holds four digits or more of `digits` (all of a run
-    /// of up to [`DIGITS_PIECE`], or that many in a row of a longer run, so
-    /// that `2026 1381234` still counts).
+    /// Whether a text holds a piece of the identifier `digits`: its first
+    /// or last four or five digits (`尾号 5678`), or [`DIGITS_PIECE`] in a
+    /// row anywhere, also within a longer number (`2026 1381234`). Four
+    /// digits from its middle are a birth year or a standard's year as
+    /// often as a piece (`GB 19301-2010` beside a phone holding 2010).
     fn holds_digits_of(&self, digits: &str) -> bool {
         self.runs.iter().any(|run| {
-            let window = run.len().min(DIGITS_PIECE);
-            (0..=run.len() - window).any(|i| digits.contains(&run[i..i + window]))
+            if run.len() < DIGITS_PIECE {
+                return digits.starts_with(run.as_str()) || digits.ends_with(run.as_str());
+            }
+            (0..=run.len() - DIGITS_PIECE).any(|i| digits.contains(&run[i..i + DIGITS_PIECE]))
         })
     }
 }
@@ -306,6 +310,17 @@ mod tests {
             assert!(carries(text, source), "{text}");
         }
         assert!(!carries("ghp_ 前缀的都是 GitHub token", source));
+    }
+
+    #[test]
+    fn four_digits_from_an_identifiers_middle_are_no_piece() {
+        let phone = "有事打我手机 13820101234";
+        assert!(carries("尾号 1234", phone));
+        assert!(carries("前五位 13820", phone));
+        assert!(!carries("按 GB 19301-2010 验收", phone));
+        let id = "我的身份证 110105198705120029，报告抬头用研发中心";
+        assert!(!carries("1987 年的老配方还在用", id));
+        assert!(carries("证件尾 0029", id));
     }
 
     #[test]
