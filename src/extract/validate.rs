@@ -184,11 +184,16 @@ fn future_time(text: Option<&str>, now: Time) -> Result<Time, DropReason> {
         .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
         .map(|t| crate::domain::truncate_time(t.to_utc()))
         .ok_or(DropReason::InvalidDurability)?;
-    if t <= now {
+    // Nothing said in a conversation lasts "until" centuries from now: a
+    // far date is no end, and its digits could carry anything (year 3812).
+    if t <= now || t > now + chrono::Duration::days(MAX_UNTIL_DAYS) {
         return Err(DropReason::InvalidDurability);
     }
     Ok(t)
 }
+
+/// The furthest end a slip may name: ten years.
+const MAX_UNTIL_DAYS: i64 = 3_653;
 
 #[cfg(test)]
 mod tests {
@@ -317,6 +322,8 @@ mod tests {
     fn each_rule_drops_with_its_reason() {
         let mut until_past = proposed("m2", "先说结果", "presentation", "domain:report", "until");
         until_past.valid_until = Some("2026-11-01T00:00:00Z".into());
+        let mut until_centuries = until_past.clone();
+        until_centuries.valid_until = Some("3812-12-03T04:56:07Z".into());
         let mut leaky = proposed("m2", "先说结果", "presentation", "domain:report", "lasting");
         leaky.content = "the password is Abc@12345".into();
         let mut split_id =
@@ -332,6 +339,7 @@ mod tests {
             (proposed("m2", "先说结果", "forbidden", "global", "lasting"), "forbidden"),
             (proposed("m2", "先说结果", "presentation", "global", "one_off"), "one_off"),
             (until_past, "invalid_durability"),
+            (until_centuries, "invalid_durability"),
             (proposed("m2", "先说结果", "presentation", "domain:标准", "lasting"), "scope_unknown"),
             (proposed("m2", "密码是 Abc@12345", "background", "global", "lasting"), "forbidden"),
             (leaky, "forbidden"),
