@@ -135,7 +135,8 @@ impl<S: Store> StageTwo<'_, S> {
             .map(|s| (s.kind, s.scope.clone()))
             .collect();
         let requests = self.requests(&state, &groups);
-        state.unseen_slips = unseen_new_slips(&state, &requests);
+        let oldest = now - self.config.policy.slip_ttl;
+        state.unseen_slips = unseen_new_slips(&state, &requests, oldest);
         let mut proposals = Vec::new();
         for request in requests {
             let report = self.provider.consolidate(&request).await;
@@ -352,16 +353,22 @@ fn group_request(
     }
 }
 
-/// The new slips of the requested groups that no request carries (more
-/// than `policy.max_slips_per_group` new in one group): they stay `new`,
-/// for the next run, instead of being deferred unseen.
-fn unseen_new_slips(state: &UserState, requests: &[ConsolidationRequest]) -> BTreeSet<String> {
+/// The new slips within the slip TTL (expressed at `oldest` or later) that
+/// no request carries (more than `policy.max_slips_per_group` new in one
+/// group): they stay `new`, for the next run, instead of being deferred
+/// unseen. Older ones could never be shown; they are deferred as before.
+fn unseen_new_slips(
+    state: &UserState,
+    requests: &[ConsolidationRequest],
+    oldest: Time,
+) -> BTreeSet<String> {
     let sent: BTreeSet<&str> =
         requests.iter().flat_map(|r| &r.slips).map(|s| s.slip_id.as_str()).collect();
     state
         .slips
         .values()
-        .filter(|s| s.state == SlipState::New && !sent.contains(s.slip_id.as_str()))
+        .filter(|s| s.state == SlipState::New && s.expressed_at >= oldest)
+        .filter(|s| !sent.contains(s.slip_id.as_str()))
         .map(|s| s.slip_id.clone())
         .collect()
 }
