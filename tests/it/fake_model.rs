@@ -84,6 +84,21 @@ pub fn slips(slips: Value) -> ResponseTemplate {
     completion(&json!({ "slips": slips }).to_string())
 }
 
+/// Stage one that makes every user message a `recent_focus` slip quoting it whole.
+pub fn one_slip_per_message(doc: &Value) -> ResponseTemplate {
+    let found: Vec<Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .map(|m| {
+            json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
+                   "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
+        })
+        .collect();
+    slips(Value::Array(found))
+}
+
 pub fn slip(message_id: &str, quote: &str, kind: &str, scope: &str) -> Value {
     json!({"message_id": message_id, "quote": quote, "content": format!("note: {quote}"),
            "kind": kind, "scope": scope, "durability": "lasting", "valid_until": null})

@@ -2,26 +2,10 @@
 //! skipped when writers of one conversation commit out of order.
 
 use crate::app::{ingest, model_config, run_at};
-use crate::fake_model::{self, slips};
+use crate::fake_model;
 use crate::helpers::{fresh_postgres_database, line, postgres_admin_url};
 use dreamd::store::{PgStore, Store};
-use serde_json::{Value, json};
 use sqlx::{Connection, PgConnection};
-
-/// Every user message of stage one becomes one slip quoting it whole.
-fn one_slip_per_message(doc: &Value) -> wiremock::ResponseTemplate {
-    let found: Vec<Value> = doc["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "user")
-        .map(|m| {
-            json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
-                   "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
-        })
-        .collect();
-    slips(Value::Array(found))
-}
 
 /// Waits until some session of the database waits on an advisory lock.
 async fn until_waiting_on_advisory_lock(url: &str) {
@@ -50,7 +34,7 @@ async fn a_writer_held_open_across_a_run_loses_no_message() {
     let Some(admin) = postgres_admin_url() else { return };
     let url = fresh_postgres_database(&admin).await;
     let store = PgStore::open(&url).await.unwrap();
-    let server = fake_model::start(one_slip_per_message).await;
+    let server = fake_model::start(fake_model::one_slip_per_message).await;
     let config = model_config(&server.uri(), "");
     ingest(&store, &[line("jay", "c1", "m1", "user", "在做燕麦饮项目", "2026-11-27T09:00:00Z")])
         .await;

@@ -451,7 +451,7 @@ async fn a_failed_user_costs_only_that_user_and_is_retried(d: Dreamd) {
 /// Every new slip reaches the model, however many older ones its group holds.
 mod every_new_slip {
     use crate::app::{ingest, model_config, run_at};
-    use crate::fake_model::{self, operations, slips};
+    use crate::fake_model::{self, operations};
     use crate::helpers::{line, on_both_backends};
     use dreamd::domain::SlipState;
     use dreamd::store::Store;
@@ -459,21 +459,6 @@ mod every_new_slip {
     use std::sync::{Arc, Mutex};
 
     on_both_backends!(new_slips_past_a_requests_size_wait_for_the_next_run_unseen_never);
-
-    /// Stage one: each user message a `recent_focus` slip quoting it.
-    fn echo(doc: &Value) -> wiremock::ResponseTemplate {
-        let found: Vec<Value> = doc["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|m| m["role"] == "user")
-            .map(|m| {
-                json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
-                       "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
-            })
-            .collect();
-        slips(Value::Array(found))
-    }
 
     fn said(conversation: &str, n: u32, day: u32) -> String {
         let text = format!("第{n}号配方在做稳定性试验");
@@ -492,12 +477,14 @@ mod every_new_slip {
     ) {
         let shown: Arc<Mutex<Vec<usize>>> = Arc::default();
         let seen = shown.clone();
-        let server = fake_model::start_both(echo, move |doc: &Value| {
-            let new = doc["slips"].as_array().unwrap().iter().filter(|s| s["new"] == true).count();
-            seen.lock().unwrap().push(new);
-            operations(json!([]))
-        })
-        .await;
+        let server =
+            fake_model::start_both(fake_model::one_slip_per_message, move |doc: &Value| {
+                let new =
+                    doc["slips"].as_array().unwrap().iter().filter(|s| s["new"] == true).count();
+                seen.lock().unwrap().push(new);
+                operations(json!([]))
+            })
+            .await;
         let config = model_config(&server.uri(), "");
         let lines: Vec<String> = (1..=55).map(|n| said("c1", n, 20)).collect();
         ingest(store, &lines).await;

@@ -5,7 +5,7 @@
 //! in process, with the model's answer held until the person has acted.
 
 use crate::app::{ingest, model_config, run_at};
-use crate::fake_model::{self, Gate, operations, slips};
+use crate::fake_model::{self, Gate, one_slip_per_message, operations, slips};
 use crate::helpers::{RawSql, line, on_both_backends};
 use dreamd::detect::Detector;
 use dreamd::domain::{
@@ -34,21 +34,6 @@ const RUN_1: &str = "2026-11-21T12:00:00Z";
 const RUN_2: &str = "2026-11-26T12:00:00Z";
 const RUN_3: &str = "2026-11-27T12:00:00Z";
 const REWORDED: &str = "REWORDED";
-
-/// Every user message of stage one becomes a `recent_focus` slip quoting it whole.
-fn echo(doc: &Value) -> ResponseTemplate {
-    let found: Vec<Value> = doc["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "user")
-        .map(|m| {
-            json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
-                   "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
-        })
-        .collect();
-    slips(Value::Array(found))
-}
 
 fn new_slips(doc: &Value) -> Vec<&Value> {
     doc["slips"].as_array().unwrap().iter().filter(|s| s["new"] == true).collect()
@@ -88,7 +73,7 @@ struct Scene {
 async fn learned_and_said_again<S: Store>(store: &S) -> Scene {
     let gate = Gate::new();
     let held = gate.clone();
-    let server = fake_model::start_both(echo, move |doc: &Value| {
+    let server = fake_model::start_both(one_slip_per_message, move |doc: &Value| {
         held.hold();
         create_then_reword(doc)
     })
@@ -261,7 +246,7 @@ fn lifecycle(doc: &Value) -> ResponseTemplate {
 }
 
 async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S) {
-    let server = fake_model::start_both(echo, lifecycle).await;
+    let server = fake_model::start_both(one_slip_per_message, lifecycle).await;
     let config = model_config(&server.uri(), "");
     let say = |c: &str, text: &str, day: u32| {
         line(USER, c, &format!("{c}-1"), "user", text, &format!("2026-11-{day:02}T09:00:00Z"))
@@ -319,7 +304,8 @@ async fn a_deletion_erases_every_text_of_the_memory<S: Store + RawSql>(store: &S
 }
 
 async fn a_user_that_keeps_failing_is_passed_over_until_a_new_slip<S: Store>(store: &S) {
-    let server = fake_model::start_both(echo, |_: &Value| ResponseTemplate::new(500)).await;
+    let server =
+        fake_model::start_both(one_slip_per_message, |_: &Value| ResponseTemplate::new(500)).await;
     let config = model_config(&server.uri(), "");
     let say = |c: &str, at: &str| line(USER, c, &format!("{c}-1"), "user", "在做燕麦饮项目", at);
     ingest(store, &[say("c1", "2026-11-20T09:00:00Z")]).await;
@@ -409,7 +395,7 @@ fn leak_what_stage_one_saw(doc: &Value) -> ResponseTemplate {
 }
 
 async fn a_value_the_model_saw_in_stage_one_stays_out_of_stage_two<S: Store + RawSql>(store: &S) {
-    let server = fake_model::start_both(echo, leak_what_stage_one_saw).await;
+    let server = fake_model::start_both(one_slip_per_message, leak_what_stage_one_saw).await;
     let config = model_config(&server.uri(), "");
     let detector = Detector::default();
     let manager = Manager::new(store, "2026-11-19T09:00:00Z".parse().unwrap(), &detector);
@@ -438,7 +424,7 @@ async fn a_value_the_model_saw_in_stage_one_stays_out_of_stage_two<S: Store + Ra
 /// every other message is echoed.
 fn carry_across(doc: &Value) -> ResponseTemplate {
     if doc["conversation_id"] != "c2" {
-        return echo(doc);
+        return one_slip_per_message(doc);
     }
     let m = &doc["messages"][0];
     slips(json!([{"message_id": m["message_id"], "quote": m["content"],

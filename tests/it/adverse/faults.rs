@@ -3,27 +3,13 @@
 //! work in flight, never a half-write, and the next run finishes the work.
 
 use crate::app::{ingest, model_config, run_at};
-use crate::fake_model::{self, Gate, slips};
+use crate::fake_model::{self, Gate};
 use crate::helpers::{Dreamd, line};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::Connection;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn one_slip_per_message(doc: &Value) -> wiremock::ResponseTemplate {
-    let found: Vec<Value> = doc["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["role"] == "user")
-        .map(|m| {
-            json!({"message_id": m["message_id"], "quote": m["content"], "content": m["content"],
-                   "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
-        })
-        .collect();
-    slips(Value::Array(found))
-}
 
 /// A PostgreSQL server of this test's own, which it may stop and start.
 struct OwnPostgres {
@@ -98,7 +84,7 @@ fn slips_per_message(d: &Dreamd) -> std::collections::BTreeMap<String, usize> {
 async fn postgres_going_away_mid_run_costs_the_run_and_the_daemon_finishes_later() {
     let Some(pg) = OwnPostgres::start() else { return };
     let server = fake_model::start(|doc: &Value| {
-        one_slip_per_message(doc).set_delay(Duration::from_millis(1500))
+        fake_model::one_slip_per_message(doc).set_delay(Duration::from_millis(1500))
     })
     .await;
     let mut d = Dreamd::sqlite()
@@ -166,7 +152,7 @@ async fn sqlite_locked_past_its_busy_timeout_fails_one_conversation_not_the_run(
     let held = gate.clone();
     let server = fake_model::start(move |doc: &Value| {
         held.hold();
-        one_slip_per_message(doc)
+        fake_model::one_slip_per_message(doc)
     })
     .await;
     let config = model_config(&server.uri(), "llm.concurrency = 1");
