@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// The messages of `user_id`'s conversations that hold a value, as far
 /// back as the lookback window or the slips stage two is shown, whichever
-/// is longer.
+/// is longer, and the older ones stage one shows as context of the first.
 pub async fn messages_with_values<S: Store>(
     store: &S,
     config: &Config,
@@ -25,7 +25,8 @@ pub async fn messages_with_values<S: Store>(
 ) -> Result<Vec<String>, Error> {
     let since = now - config.selection.lookback.max(config.policy.slip_ttl);
     let detector = config.detector();
-    let texts = store.conversation_texts(user_id, since).await?;
+    let context = config.selection.context_messages;
+    let texts = store.conversation_texts(user_id, since, context).await?;
     Ok(texts.into_iter().filter(|t| detector.finds_a_value(&text::normalize(t))).collect())
 }
 

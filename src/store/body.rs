@@ -769,12 +769,31 @@ impl Store for Backend {
             .await
     }
 
-    async fn conversation_texts(&self, user_id: &str, since: Time) -> Result<Vec<String>> {
-        let query = sqlx::query_as::<_, (String,)>(
-            "SELECT content FROM messages WHERE conversation_id IN (SELECT conversation_id \
+    async fn conversation_texts(
+        &self,
+        user_id: &str,
+        since: Time,
+        context: u32,
+    ) -> Result<Vec<String>> {
+        // `low`: the seq of the oldest message stage one may have shown as
+        // context before the conversation's first message since `since`.
+        let low = match context {
+            0 => "f.first".to_owned(),
+            n => format!(
+                "coalesce((SELECT b.seq FROM messages b WHERE b.conversation_id = f.conversation_id \
+                 AND b.seq < f.first ORDER BY b.seq DESC LIMIT 1 OFFSET {}), 0)",
+                n - 1
+            ),
+        };
+        let query = sqlx::query_as::<_, (String,)>(sql(format!(
+            "WITH firsts AS (SELECT conversation_id, min(seq) AS first FROM messages \
+             WHERE created_at >= $2 AND conversation_id IN (SELECT conversation_id \
              FROM conversations WHERE user_id = $1 AND last_message_at >= $2) \
-             AND created_at >= $2 ORDER BY seq",
-        )
+             GROUP BY conversation_id), \
+             bounds AS (SELECT f.conversation_id, {low} AS low FROM firsts f) \
+             SELECT m.content FROM messages m JOIN bounds w ON w.conversation_id = m.conversation_id \
+             WHERE m.seq >= w.low ORDER BY m.seq"
+        )))
         .bind(user_id)
         .bind(DbTime(since));
         let what = format!("reading the conversations of user {user_id}");

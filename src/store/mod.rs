@@ -216,8 +216,15 @@ pub trait Store: Send + Sync {
     async fn tombstones(&self, user_id: &str) -> Result<Vec<Tombstone>>;
 
     /// The texts of every message (any role) of the user's conversations
-    /// since `since`, oldest first.
-    async fn conversation_texts(&self, user_id: &str, since: Time) -> Result<Vec<String>>;
+    /// since `since`, with the `context` messages before each one's first
+    /// since then, whatever their age (stage one shows them as context),
+    /// oldest first.
+    async fn conversation_texts(
+        &self,
+        user_id: &str,
+        since: Time,
+        context: u32,
+    ) -> Result<Vec<String>>;
 
     /// Passes over conversations whose unprocessed messages all fall before the
     /// window (watermark to their newest message, unless `count_only`) and

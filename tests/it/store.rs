@@ -26,6 +26,7 @@ on_both_backends!(
     a_conversation_s_last_commit_releases_its_claim,
     slips_written_in_bulk_come_back_whole,
     stage_one_reads_new_messages_context_and_the_user_s_memory_scopes_at_once,
+    a_user_s_texts_since_a_time_include_the_context_before_them,
     accepting_a_create_suggestion_makes_an_explicit_memory_with_evidence,
     accepting_an_update_on_a_moved_target_fails_stale,
     rejecting_a_suggestion_is_final,
@@ -495,6 +496,34 @@ fn suggestion(
 }
 
 /// Stores a suggestion with no evidence, as stage two would for a bare proposal.
+/// The texts the pieces check reads: since `since`, and the context stage
+/// one shows before each conversation's first message since then.
+async fn a_user_s_texts_since_a_time_include_the_context_before_them<S: RawSql>(store: &S) {
+    let old = |c: &str, m: u32| {
+        line(
+            "u1",
+            c,
+            &format!("m{m}"),
+            "user",
+            &format!("{c} old {m}"),
+            &format!("2026-10-{m:02}T09:00:00Z"),
+        )
+    };
+    let lines: Vec<String> = (1..=5)
+        .map(|m| old("c1", m))
+        .chain([line("u1", "c1", "m9", "user", "c1 new", "2026-11-20T09:00:00Z")])
+        .chain((1..=3).map(|m| old("c2", m)))
+        .chain([line("u2", "c3", "m1", "user", "c3 other user", "2026-11-20T09:00:00Z")])
+        .collect();
+    ingest_text(store, &lines.join("\n")).await.unwrap();
+    let since = at("2026-11-01T00:00:00Z");
+    let texts = |context| store.conversation_texts("u1", since, context);
+    assert_eq!(texts(2).await.unwrap(), ["c1 old 4", "c1 old 5", "c1 new"]);
+    assert_eq!(texts(0).await.unwrap(), ["c1 new"]);
+    assert_eq!(texts(8).await.unwrap().len(), 6, "fewer old messages than the context: all");
+    assert!(store.conversation_texts("u3", since, 8).await.unwrap().is_empty());
+}
+
 async fn insert_suggestion<S: RawSql>(store: &S, s: &Suggestion) {
     store
         .apply(vec![Write::InsertSuggestion { suggestion: s.clone(), slip_ids: vec![] }])

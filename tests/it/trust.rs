@@ -26,6 +26,7 @@ on_both_backends!(
     a_deletion_erases_every_text_of_the_memory,
     a_user_that_keeps_failing_is_passed_over_until_a_new_slip,
     a_value_the_model_saw_in_stage_one_stays_out_of_stage_two,
+    a_value_shown_as_old_context_stays_out_of_stage_two,
     a_value_said_in_one_conversation_stays_out_of_another_ones_slips,
 );
 
@@ -417,6 +418,28 @@ async fn a_value_the_model_saw_in_stage_one_stays_out_of_stage_two<S: Store + Ra
     assert_eq!(summary.operations.applied.create, 1, "{summary:?}");
     let forbidden = summary.operations.rejected.get(&RejectReason::Forbidden);
     assert_eq!(forbidden, Some(&2), "{summary:?}");
+    assert_eq!(store.rows_containing("Tr0ub4dor").await, 0, "a piece of the password was stored");
+}
+
+/// A conversation resumed after the slip TTL: stage one is shown its old
+/// message as context, so stage two may not write a piece of it either
+/// (hostile model round 5, B3).
+async fn a_value_shown_as_old_context_stays_out_of_stage_two<S: Store + RawSql>(store: &S) {
+    let server = fake_model::start_both(one_slip_per_message, leak_what_stage_one_saw).await;
+    let config = model_config(&server.uri(), "");
+    let say = |id: &str, text: &str, at: &str| line(USER, "c1", id, "user", text, at);
+    ingest(
+        store,
+        &[
+            say("m1", "测试环境密码是 Tr0ub4dor&3x，记一下", "2026-10-10T09:00:00Z"),
+            say("m2", "最近在做低糖酸奶的稳定剂筛选", "2026-11-20T09:00:00Z"),
+        ],
+    )
+    .await;
+    let summary = run_at(store, &config, RUN_1).await;
+    assert_eq!(summary.operations.applied.create, 1, "{summary:?}");
+    let forbidden = summary.operations.rejected.get(&RejectReason::Forbidden);
+    assert_eq!(forbidden, Some(&1), "{summary:?}");
     assert_eq!(store.rows_containing("Tr0ub4dor").await, 0, "a piece of the password was stored");
 }
 
