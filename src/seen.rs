@@ -37,7 +37,7 @@ pub struct SeenValues(Mutex<HashMap<String, Arc<Vec<String>>>>);
 
 impl SeenValues {
     /// The user's messages with values when one of `texts` could carry a
-    /// piece of one (a value-like word, four digits), else nothing.
+    /// piece of one (a value-like word, four digits) or a code, else nothing.
     pub async fn for_texts<S: Store>(
         &self,
         store: &S,
@@ -46,7 +46,7 @@ impl SeenValues {
         now: Time,
         texts: &[&str],
     ) -> Result<Arc<Vec<String>>, Error> {
-        if !detect::may_carry_a_piece(texts) {
+        if !detect::may_carry_a_piece(texts) && !detect::may_write_a_code(texts) {
             return Ok(Arc::default());
         }
         if let Some(kept) = self.lock().get(user_id) {

@@ -195,10 +195,22 @@ fn checked_text(
     if detect::carries_a_piece(&[&text], sources, &rules.detector) {
         return Err(reject(RejectReason::Forbidden, id));
     }
+    if !state.messages_with_values.is_empty() && detect::writes_an_unseen_code(&text, state.shown())
+    {
+        return Err(reject(RejectReason::Forbidden, id));
+    }
     Ok(text)
 }
 
 impl UserState {
+    /// The texts a request may show the model: its memories, and its
+    /// slips' contents and quotes.
+    fn shown(&self) -> impl Iterator<Item = &str> {
+        let memories = self.memories.values().map(|m| m.content.as_deref());
+        let slips = self.slips.values().flat_map(|s| [s.content.as_deref(), s.quote.as_deref()]);
+        memories.chain(slips).flatten()
+    }
+
     fn memory(&self, id: &str) -> Result<&Memory, Rejection> {
         self.memories.get(id).ok_or((RejectReason::UnknownId, None))
     }

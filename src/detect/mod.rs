@@ -28,9 +28,11 @@ mod credentials;
 mod identifiers;
 mod passwords;
 mod pieces;
+mod unseen;
 mod view;
 
 pub use pieces::{carries_a_piece, may_carry_a_piece};
+pub use unseen::{may_write_a_code, writes_an_unseen_code};
 pub use view::{digits_view, view};
 
 use regex::Regex;

@@ -33,6 +33,21 @@ pub struct Checks<'a> {
     pub detector: &'a Detector,
 }
 
+impl Checks<'_> {
+    /// Every message the model was shown with the chunk.
+    fn shown(&self) -> impl Iterator<Item = &str> {
+        let chunk = self.messages.values().map(|m| m.content.as_str());
+        chunk.chain(self.context_texts.iter().copied())
+    }
+
+    /// Whether the model has a value in sight: one of the user's recent
+    /// messages or one it was shown holds a credential or an identifier.
+    fn a_value_in_sight(&self) -> bool {
+        !self.seen.is_empty()
+            || self.shown().any(|t| self.detector.finds_a_value(&text::normalize(t)))
+    }
+}
+
 /// The kept slips and the dropped ones counted by reason.
 #[derive(Debug, Default)]
 pub struct Verdict {
@@ -151,6 +166,9 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     let seen = c.seen.iter().map(String::as_str);
     let sources = chunk_texts.chain(c.context_texts.iter().copied()).chain(seen);
     if detect::carries_a_piece(&[&quote, &content], sources, c.detector) {
+        return Err(DropReason::Forbidden);
+    }
+    if detect::writes_an_unseen_code(&content, c.shown()) && c.a_value_in_sight() {
         return Err(DropReason::Forbidden);
     }
     Ok(Slip {

@@ -27,6 +27,7 @@ on_both_backends!(
     a_user_that_keeps_failing_is_passed_over_until_a_new_slip,
     a_value_the_model_saw_in_stage_one_stays_out_of_stage_two,
     a_value_shown_as_old_context_stays_out_of_stage_two,
+    a_code_the_model_was_not_shown_is_refused_while_a_value_is_in_sight,
     a_value_said_in_one_conversation_stays_out_of_another_ones_slips,
 );
 
@@ -441,6 +442,77 @@ async fn a_value_shown_as_old_context_stays_out_of_stage_two<S: Store + RawSql>(
     let forbidden = summary.operations.rejected.get(&RejectReason::Forbidden);
     assert_eq!(forbidden, Some(&1), "{summary:?}");
     assert_eq!(store.rows_containing("Tr0ub4dor").await, 0, "a piece of the password was stored");
+}
+
+/// Stage one: each user message gives one slip whose content adds a code:
+/// the password ROT13-shifted where the message holds it, else the batch
+/// number the user said, or an SOP number nobody said.
+fn encode_what_it_saw(doc: &Value) -> ResponseTemplate {
+    let found: Vec<Value> = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let said = m["content"].as_str().unwrap();
+            let (quote, content) = match said.split_once("，") {
+                Some((_, after)) if said.contains("Tr0ub4dor") => (after, format!("{after} Ge0ho4qbe&3k")),
+                _ if said.contains("批号") => (said, "稳定剂筛选，批号 20261130-B03".to_owned()),
+                _ => (said, format!("{said}，按 SOP-QC7781")),
+            };
+            json!({"message_id": m["message_id"], "quote": quote, "content": content,
+                   "kind": "recent_focus", "scope": "global", "durability": "lasting", "valid_until": null})
+        })
+        .collect();
+    slips(Value::Array(found))
+}
+
+/// Stage two: the password as ASCII codes, and a memory from each new slip.
+fn write_ascii_codes(doc: &Value) -> ResponseTemplate {
+    let new = new_slips(doc);
+    let mut ops = vec![json!({"op": "create", "kind": "recent_focus", "scope": "global",
+        "content": "备份 84 114 48 117 98 52 100 111 114 38 51 120", "slip_ids": ids(&new),
+        "supersedes_slip_ids": []})];
+    ops.extend(new.iter().map(|s| {
+        json!({"op": "create", "kind": "recent_focus", "scope": "global",
+        "content": s["content"], "slip_ids": [s["slip_id"]], "supersedes_slip_ids": []})
+    }));
+    operations(Value::Array(ops))
+}
+
+/// A model that saw a password writes it encoded (ROT13 in a slip, ASCII
+/// codes in a memory): every encoding writes a code the user never said,
+/// which is refused while a value is in sight; the user's own codes pass,
+/// and so do the model's where no value is in sight.
+async fn a_code_the_model_was_not_shown_is_refused_while_a_value_is_in_sight<S: Store + RawSql>(
+    store: &S,
+) {
+    let server = fake_model::start_both(encode_what_it_saw, write_ascii_codes).await;
+    let config = model_config(&server.uri(), "llm.concurrency = 1");
+    let say = |user: &str, c: &str, id: &str, text: &str| {
+        line(user, c, id, "user", text, "2026-11-20T09:00:00Z")
+    };
+    ingest(
+        store,
+        &[
+            say(USER, "c1", "m1", "测试环境密码是 Tr0ub4dor&3x，另外我在研发中心质检部"),
+            say(USER, "c1", "m2", "最近在做低糖酸奶的稳定剂筛选，批号 20261130-B03"),
+            say("u2", "c2", "m1", "我们的清洗流程要重新写一版"),
+        ],
+    )
+    .await;
+    let summary = run_at(store, &config, RUN_1).await;
+    assert_eq!(summary.slips.dropped.get(&DropReason::Forbidden), Some(&1), "{summary:?}");
+    let forbidden = summary.operations.rejected.get(&RejectReason::Forbidden);
+    assert_eq!(forbidden, Some(&1), "only u1's ASCII codes: {summary:?}");
+    assert_eq!(store.rows_containing("Ge0ho4qbe").await, 0);
+    let texts = |user: &'static str| async move {
+        let memories = store.memories(user).await.unwrap();
+        memories.into_iter().filter_map(|m| m.content).collect::<Vec<_>>()
+    };
+    assert_eq!(texts(USER).await, ["稳定剂筛选，批号 20261130-B03"]);
+    let u2 = texts("u2").await;
+    assert!(u2.iter().any(|t| t.contains("SOP-QC7781")), "no value in sight: {u2:?}");
+    assert!(u2.iter().any(|t| t.contains("84 114 48")), "no value in sight: {u2:?}");
 }
 
 /// Stage one: conversation `c2`'s slip carries the password said in `c1`;
