@@ -130,6 +130,7 @@ pub fn router(options: Options, stop: &CancellationToken) -> Result<Router> {
     let mcp = Router::new()
         .route_service("/mcp", mcp_service(options.engine, sessions.manager(), stop))
         .layer(middleware::from_fn(mcp_refusals))
+        .layer(middleware::from_fn(ended_sessions))
         .layer(middleware::from_fn_with_state(sessions, mcp_sessions::guard))
         .layer(middleware::from_fn_with_state(app.clone(), grant_from_token));
     let mut router = api.merge(mcp).merge(pages::routes());
@@ -220,6 +221,18 @@ async fn mcp_refusals(request: Request, next: Next) -> Response {
         return response;
     }
     mcp_refusal(status, sent_json).into_response()
+}
+
+/// rmcp answers a session's end (`DELETE /mcp`) 202 Accepted, which MCP
+/// clients take for a failure (the Python SDK logs a warning on every close
+/// for anything but 200 or 204): the session is gone, so say 204.
+async fn ended_sessions(request: Request, next: Next) -> Response {
+    let deleting = request.method() == http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if deleting && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
 }
 
 /// The refusal for a plain-text answer of rmcp with `status`; `sent_json`:

@@ -217,4 +217,13 @@ async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean(
     for secret in ["Hunter2", &jays] {
         assert!(!log.contains(secret), "the log holds {secret:?}:\n{log}");
     }
+    let end = reqwest::Client::new()
+        .delete(served.url("/mcp"))
+        .bearer_auth(JAY_TOKEN)
+        .header("mcp-session-id", &jays)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(end.status(), 204, "clients take anything but 200 or 204 for a failed close");
+    assert_eq!(send_in(&served, JAY_TOKEN, &jays, ping).await, 404, "the session is gone");
 }
