@@ -40,8 +40,9 @@ const MIN_CODE: usize = 6;
 /// honest text adds a date or a sum of its own.
 const MIN_NUMBERS: usize = 6;
 
-/// The fewest spelling words in a row that make a value spelled out.
-const MIN_SPELLED: usize = 5;
+/// The fewest spelling words in a row that make a value spelled out: as
+/// many as the characters of the shortest piece of a value that counts.
+const MIN_SPELLED: usize = 6;
 
 /// What a text holds that could be a code, each in its compact form.
 struct Codes {
@@ -85,12 +86,65 @@ fn parts(text: &str) -> impl Iterator<Item = &str> {
 /// Punctuation between the parts of a word.
 const SEPARATORS: &str = ",;:()[]{}<>\"'`，。、；：（）【】《》“”‘’！？!?-_./+=@#|~*";
 
-/// A word of six letters and digits or more with both in it.
+/// A word of six letters and digits or more that switches between them
+/// four times or more, and is no chemical formula. Encodings scatter
+/// digits through letters (`Ge0ho4qbe`, `KRZDA5LCGRSG64RGGN4A`); the codes
+/// people use are a prefix and a number, or a word and a version
+/// (`ATCC53103`, `FY2026`, `2027Q1`, `Log4Shell`), and formulas
+/// (`Na2HPO4`, `C12H22O11`) alternate by nature.
 fn is_code(part: &str) -> bool {
-    let letters = part.chars().filter(|c| c.is_alphabetic()).count();
-    let digits = part.chars().filter(char::is_ascii_digit).count();
-    letters > 0 && digits > 0 && letters + digits >= MIN_CODE
+    let kept: Vec<char> = part.chars().filter(|c| c.is_alphanumeric()).collect();
+    let digits = kept.iter().filter(|c| c.is_ascii_digit()).count();
+    let runs =
+        1 + kept.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
+    digits > 0
+        && digits < kept.len()
+        && kept.len() >= MIN_CODE
+        && (runs >= MIN_RUNS || has_a_look_alike_digit(&kept))
+        && !is_chemical_formula(part)
 }
+
+/// A letter that looks like a digit between two digits (`13B1234`,
+/// `11O1O5`): a number written past the digit checks.
+fn has_a_look_alike_digit(kept: &[char]) -> bool {
+    kept.windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[2].is_ascii_digit() && "OoIlBSZGq".contains(w[1]))
+}
+
+/// The fewest runs of letters and of digits that make a word a code.
+const MIN_RUNS: usize = 4;
+
+/// Whether `word` is a chemical formula: element symbols with counts,
+/// hydrates and brackets (`Na2HPO4·12H2O`, `Ca(OH)2`, `K2Cr2O7`).
+fn is_chemical_formula(word: &str) -> bool {
+    let mut rest = word.trim_matches(|c: char| !c.is_alphanumeric() && c != ')');
+    if !rest.starts_with(|c: char| c.is_ascii_uppercase() || c == '(') {
+        return false;
+    }
+    let mut elements = 0;
+    while let Some(c) = rest.chars().next() {
+        let skip = if c.is_ascii_digit() || "()[]·.•*".contains(c) {
+            c.len_utf8()
+        } else {
+            let two = rest.get(..2).filter(|s| ELEMENTS.contains(s));
+            let one = rest.get(..1).filter(|s| ELEMENTS.contains(s));
+            let Some(symbol) = two.or(one) else { return false };
+            elements += 1;
+            symbol.len()
+        };
+        rest = &rest[skip..];
+    }
+    elements >= 2
+}
+
+const ELEMENTS: &[&str] = &[
+    "H", "He", "Li", "Be", "B", "C", "N", "O", "F", "Ne", "Na", "Mg", "Al", "Si", "P", "S", "Cl",
+    "Ar", "K", "Ca", "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As",
+    "Se", "Br", "Kr", "Rb", "Sr", "Y", "Zr", "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In",
+    "Sn", "Sb", "Te", "I", "Xe", "Cs", "Ba", "La", "Ce", "Pr", "Nd", "Pm", "Sm", "Eu", "Gd", "Tb",
+    "Dy", "Ho", "Er", "Tm", "Yb", "Lu", "Hf", "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl",
+    "Pb", "Bi", "Po", "At", "Rn", "Fr", "Ra", "Ac", "Th", "Pa", "U", "Np", "Pu",
+];
 
 /// CJK ideographs and kana, which split words (Chinese is written without spaces).
 fn is_ideograph(c: char) -> bool {
@@ -348,10 +402,11 @@ mod tests {
             "Tqrq0quqbq4qdqoqr",
             "ᴛʀ0ᴜʙ4ᴅᴏʀ",
             "Tr0υb4dor",
-            "Troubador&3x",
             "7r0u84d0r",
             "手机 0x33747ab4e",
             "手机 6c1qrm",
+            "证件 11O1O51949",
+            "手机 13B1234",
             "thirteen eight, twelve thirty-four, fifty-six seventy-eight",
             "yi san ba yi er san si wu liu qi ba",
             "01010100 01110010 00110000 01110101 01100010 00110100",
@@ -376,6 +431,10 @@ mod tests {
             "目标 2 周内完成 3 批中试，温度 72 °C 保持 15 s",
             "one or two short answers",
             "等级 A B C D E 五档",
+            "Tanks one, two, three, four, five",
+            "Buffer: Na2HPO4·12H2O 35.8 g, K2Cr2O7 method, C12H22O11, Ca(OH)2",
+            "Upgraded all Log4j to 2.17.1 after Log4Shell; RTX4090, FY2026, 2027Q1",
+            "ATCC53103, GB5009.5-2016, ISO22000:2018, YFL812, NaHCO3",
             "我们一起做实验，이 일은 중요해요",
             "おいしいヨーグルトをつくる",
         ] {
@@ -386,7 +445,7 @@ mod tests {
     #[test]
     fn only_texts_with_codes_need_grounds() {
         assert!(may_write_a_code(&["备份 Ge0ho4qbe&3k"]));
-        assert!(may_write_a_code(&["alpha bravo charlie delta echo"]));
+        assert!(may_write_a_code(&["alpha bravo charlie delta echo foxtrot"]));
         assert!(!may_write_a_code(&["用户偏好简短的回答", "keep answers short, 3 bullet points"]));
     }
 }
