@@ -8,9 +8,9 @@
 use crate::detect::Detector;
 use crate::domain::Write;
 use crate::domain::{
-    Actor, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin, Scope, Slip,
-    Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time, Tombstone,
-    check_id, new_id,
+    Actor, Durability, Event, Evidence, Kind, Load, LoadedMemory, Memory, MemoryRecord, Origin,
+    Scope, Slip, Status, Suggestion, SuggestionOp, SuggestionRecord, SuggestionStatus, Time,
+    Tombstone, check_id, new_id,
 };
 use crate::error::{Error, Result};
 use crate::guard::{self, TextKind};
@@ -406,7 +406,10 @@ impl<'a, S: Store> Manager<'a, S> {
     pub async fn edit(&self, memory_id: &str, text: &str) -> Result<MemoryRecord> {
         let content = check_text(text, self.detector)?;
         let before = self.load(memory_id).await?;
-        let after = edited(&before, content, self.now)?;
+        let mut after = edited(&before, content, self.now)?;
+        if before.origin == Origin::Auto && after.expires_at.is_some() {
+            after.expires_at = self.said_end(&before).await?;
+        }
         let event =
             Event::change(Actor::User, None, self.now, "edit", Vec::new(), Some(&before), &after);
         self.store
@@ -417,6 +420,21 @@ impl<'a, S: Store> Manager<'a, S> {
             .await?;
         self.embed_now(&after).await;
         self.show(memory_id).await
+    }
+
+    /// The end the user said an auto memory has (the newest evidence slip's
+    /// `valid_until`, when it is time-bound), which a person's correction
+    /// keeps; the rest of an auto memory's expiry is dreamd's TTL (spec §6
+    /// rule 9), which no longer applies once a person made it explicit.
+    async fn said_end(&self, memory: &Memory) -> Result<Option<Time>> {
+        let evidence = self.store.evidence(std::slice::from_ref(&memory.memory_id)).await?;
+        let ids: Vec<&str> = evidence.iter().map(|(_, e)| e.slip_id.as_str()).collect();
+        let slips = self.store.slips(&memory.user_id, None).await?;
+        let newest = slips
+            .iter()
+            .filter(|s| ids.contains(&s.slip_id.as_str()))
+            .max_by_key(|s| (s.expressed_at, s.slip_id.clone()));
+        Ok(newest.filter(|s| s.durability == Durability::Until).and_then(|s| s.valid_until))
     }
 
     /// What an agent should load now, recorded as a load of `conversation_id` (spec §7).

@@ -40,6 +40,7 @@ on_both_backends!(
     the_store_reads_recall_s_first_memories_in_recall_s_order,
     the_store_reads_recall_s_candidates_with_their_evidence,
     an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history,
+    an_edit_keeps_the_end_the_user_said,
     an_explicit_memory_carries_its_source,
     purge_leaves_no_row_of_the_user,
     retention_removes_only_old_slips_that_support_nothing,
@@ -854,6 +855,7 @@ async fn an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history<S: 
     let edited = manager.edit(&memory.memory_id, "标准按流程卡展示，并列出条款号").await.unwrap();
     assert_eq!((edited.memory.origin, edited.memory.version), (Origin::Explicit, 2));
     assert_eq!(edited.evidence.len(), 2, "evidence is kept");
+    assert_eq!(edited.memory.expires_at, None, "dreamd's TTL ends with a person's correction");
     let history = manager.history(&memory.memory_id).await.unwrap();
     let last = history.last().unwrap();
     assert_eq!((last.action.as_str(), last.actor), ("edit", dreamd::domain::Actor::User));
@@ -864,6 +866,35 @@ async fn an_edit_makes_the_memory_explicit_and_keeps_the_old_text_in_history<S: 
         manager.edit(&memory.memory_id, "x").await.is_err(),
         "a deleted memory cannot be edited"
     );
+}
+
+/// A time-bound memory keeps the end the user said through a correction.
+async fn an_edit_keeps_the_end_the_user_said<S: RawSql>(store: &S) {
+    let end = at("2026-12-20T00:00:00Z");
+    let memory = Memory {
+        expires_at: Some(end),
+        ..auto_memory("u1", "月底前在做燕麦奶稳定性实验")
+    };
+    let said = Slip {
+        durability: Durability::Until,
+        valid_until: Some(end),
+        ..slip("u1", "c1", "这个月底前在做燕麦奶稳定性实验", SlipState::Consolidated)
+    };
+    store
+        .apply(vec![
+            Write::InsertSlip(said.clone()),
+            Write::InsertMemory(memory.clone()),
+            Write::AddEvidence {
+                memory_id: memory.memory_id.clone(),
+                slip_ids: vec![said.slip_id],
+            },
+        ])
+        .await
+        .unwrap();
+    let manager = Manager::new(store, now(), &NO_EXTRA);
+    let edited =
+        manager.edit(&memory.memory_id, "月底前在做燕麦奶稳定性实验（人工改）").await.unwrap();
+    assert_eq!((edited.memory.origin, edited.memory.expires_at), (Origin::Explicit, Some(end)));
 }
 
 async fn an_explicit_memory_carries_its_source<S: RawSql>(store: &S) {
