@@ -633,7 +633,35 @@ impl<'a, S: Store> Manager<'a, S> {
         slips.extend(behind_them.into_iter().map(|(_, e)| e.slip_id).filter(|s| !kept.contains(s)));
         slips.sort();
         slips.dedup();
-        Ok((slips, same_text))
+        let withdrawn = self.left_without_evidence(&suggestions, &slips, same_text).await?;
+        Ok((slips, withdrawn))
+    }
+
+    /// `withdrawn` and the other pending suggestions whose every evidence
+    /// slip the deletion erases: accepted, one would be an explicit memory
+    /// without a source (hm6 F4).
+    async fn left_without_evidence(
+        &self,
+        suggestions: &[Suggestion],
+        erased: &[String],
+        mut withdrawn: Vec<String>,
+    ) -> Result<Vec<String>> {
+        let pending: Vec<String> = suggestions
+            .iter()
+            .filter(|s| s.status == SuggestionStatus::Pending)
+            .map(|s| s.suggestion_id.clone())
+            .collect();
+        let mut behind: HashMap<String, Vec<String>> = HashMap::new();
+        for (suggestion_id, e) in self.store.suggestion_evidence(&pending).await? {
+            behind.entry(suggestion_id).or_default().push(e.slip_id);
+        }
+        for (suggestion_id, slips) in behind {
+            if slips.iter().all(|s| erased.contains(s)) && !withdrawn.contains(&suggestion_id) {
+                withdrawn.push(suggestion_id);
+            }
+        }
+        withdrawn.sort();
+        Ok(withdrawn)
     }
 
     /// Recall for an agent: without a query, [`select_for_recall`]; with one,

@@ -22,6 +22,7 @@ on_both_backends!(
     a_conversation_of_another_user_is_refused,
     lifecycle_changes_write_history_events,
     delete_erases_text_everywhere_and_leaves_a_tombstone,
+    a_suggestion_left_without_evidence_by_a_deletion_is_withdrawn,
     a_lost_compare_and_set_writes_nothing,
     a_conversation_s_last_commit_releases_its_claim,
     slips_written_in_bulk_come_back_whole,
@@ -296,6 +297,34 @@ async fn delete_erases_text_everywhere_and_leaves_a_tombstone<S: RawSql>(store: 
     assert!(manager.list("u1", false).await.unwrap().is_empty());
 }
 
+/// A pending suggestion whose every evidence slip a deletion erases is
+/// withdrawn (accepted, it would be an explicit memory without a source);
+/// one with other evidence stays pending.
+async fn a_suggestion_left_without_evidence_by_a_deletion_is_withdrawn<S: RawSql>(store: &S) {
+    let (memory, slips) = learned_memory(store, "u1", "标准按流程卡展示").await;
+    let other = slip("u1", "c3", "条款号写在左边", SlipState::Consolidated);
+    let orphaned = suggestion("u1", SuggestionOp::Create, Some("流程卡附条款号"), None);
+    let backed = suggestion("u1", SuggestionOp::Create, Some("条款号靠左"), None);
+    let link = |s: &Suggestion, ids: Vec<String>| Write::InsertSuggestion {
+        suggestion: s.clone(),
+        slip_ids: ids,
+    };
+    store
+        .apply(vec![
+            Write::InsertSlip(other.clone()),
+            link(&orphaned, vec![slips[0].slip_id.clone()]),
+            link(&backed, vec![slips[1].slip_id.clone(), other.slip_id.clone()]),
+        ])
+        .await
+        .unwrap();
+    let manager = Manager::new(store, now(), &NO_EXTRA);
+    manager.change(&memory.memory_id, StatusChange::Delete).await.unwrap();
+    let status = |id: String| async move { store.suggestion(&id).await.unwrap().unwrap() };
+    let withdrawn = status(orphaned.suggestion_id.clone()).await;
+    assert_eq!((withdrawn.status, withdrawn.content), (SuggestionStatus::Withdrawn, None));
+    assert_eq!(status(backed.suggestion_id.clone()).await.status, SuggestionStatus::Pending);
+}
+
 async fn a_lost_compare_and_set_writes_nothing<S: RawSql>(store: &S) {
     let (memory, _) = learned_memory(store, "u1", "结果先行").await;
     let mut changed = memory.clone();
@@ -496,7 +525,6 @@ fn suggestion(
     }
 }
 
-/// Stores a suggestion with no evidence, as stage two would for a bare proposal.
 /// The texts the pieces check reads: since `since`, and the context stage
 /// one shows before each conversation's first message since then.
 async fn a_user_s_texts_since_a_time_include_the_context_before_them<S: RawSql>(store: &S) {
@@ -525,6 +553,7 @@ async fn a_user_s_texts_since_a_time_include_the_context_before_them<S: RawSql>(
     assert!(store.conversation_texts("u3", since, 8).await.unwrap().is_empty());
 }
 
+/// Stores a suggestion with no evidence, as stage two would for a bare proposal.
 async fn insert_suggestion<S: RawSql>(store: &S, s: &Suggestion) {
     store
         .apply(vec![Write::InsertSuggestion { suggestion: s.clone(), slip_ids: vec![] }])
