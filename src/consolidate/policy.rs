@@ -552,6 +552,15 @@ fn update(
     {
         return suggest_enable(state, rules, d, &disabled, &evidence);
     }
+    // Another memory says it already: the update would make a copy of it
+    // (of an explicit one, beside it, and stale once a person corrects it).
+    if let Some(active) = state
+        .equal_memory(&group, &content, Status::Active)
+        .filter(|m| m.memory_id != memory.memory_id)
+        .cloned()
+    {
+        return confirm_memory(state, rules, d, &active, evidence);
+    }
     if !changeable(&memory) {
         return suggest(
             state,
@@ -1136,6 +1145,17 @@ mod tests {
         );
         check(nothing, create(PS.0, PS.1, "标准按流程卡整理", &["s3"], &[]), "confirm");
         check(nothing, create(PS.0, PS.1, "复杂方案详细解释", &["s3", "s2"], &[]), "dropped");
+    }
+
+    #[test]
+    fn an_update_to_another_memorys_text_confirms_that_memory_and_copies_nothing() {
+        check(nothing, update("auto", "复杂方案详细解释", &["s3"]), "dropped");
+        let second = |s: &mut UserState| {
+            let (m, e) = memory("auto2", Origin::Auto, Status::Active, "标准按条款号排列", &["s1"]);
+            s.evidence.insert("auto2".into(), e);
+            s.memories.insert("auto2".into(), m);
+        };
+        check(second, update("auto2", "标准按流程卡整理", &["s3"]), "confirm");
     }
 
     #[test]
