@@ -48,7 +48,7 @@ static NOT_AN_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
 /// USD/CNY 7.20`, `FX rates at 4 dp`) are no live value.
 static RATES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let link = r"(?:\s+(?:is|was|at|stands\s+at|today|now|currently|around|about)|\s*[:=]|\s*(?:现在|目前|当前|今天|今日|最新|已经|已|又|是|为|报|涨到了?|跌到了?|降到了?|到了))*";
-    let rate = r"(?P<amount>\d+\.\d{2,4})(?P<after>.{0,8})";
+    let rate = r"(?P<amount>\d+\.\d{1,4})(?P<after>.{0,8})";
     [
         format!(r"(?i)(?:\b(?:{CURRENCY})\s*(?:/|to|vs\.?|兑|对|\s)\s*(?:{CURRENCY})\b|(?:{CURRENCY_ZH})(?:兑|对|兑换|换)(?:{CURRENCY_ZH}))(?:\s*(?:exchange\s+|fx\s+)?rates?|\s*汇率)?{link}\s*{rate}"),
         format!(r"(?i)(?:汇率|\b(?:exchange|fx|forex)\s+rates?\b)(?:\s+(?:of|for)\s+[\w/\s\-]{{1,20}}?)?{link}\s*{rate}"),
@@ -255,7 +255,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
+const STATUS_ZH: &str = r"(?:已放行|放行了|还没关|没关|未关闭|打开状态|没人接|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
@@ -267,9 +267,9 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?:维修|检测|送检|委托|派工|领料|处置|验收|报价|调拨|申请|审批)单|(?i:PO|SO|PR|CR|ECN|WO|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>批次|批号|这批|该批|偏差单|偏差|不合格品单|事件单|单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?:维修|检测|送检|委托|派工|领料|处置|验收|报价|调拨|申请|审批)单|(?i:PO|SO|PR|CR|ECN|WO|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
-        r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中)(?P<after>.{0,6})".to_string(),
+        r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?:偏差单|工单|单)?\s*(?:还)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中|放行|没关|没人接|未关闭)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
         format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your|latest|last)\s+(?:[\w-]+\s+){{0,3}}?)?\b(?P<subject>order|orders|PO|purchase\s+order|SO|sales\s+order|shipment|shipments|delivery|deliveries|consignment|approval|approval\s+request|request|ticket|case|invoice|payment|change\s+request|CR|ECN|requisition|RMA|return|claim|deviation|CAPA|work\s+order|WO|reimbursement|expense\s+report)(?:\s*(?:no\.?|number|#|id)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*\([^()\n]{{1,40}}\))?(?:\s+(?:for|of|to|from)\s+(?:the\s+|a\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:'s)?(?P<state>\s+status)?{filler_en}\s+(?P<status>{STATUS_EN})(?P<after>.{{0,10}})"),
         // PO-2231 is approved / INC-4471 resolved.
@@ -436,12 +436,23 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
-    (PRICE_TRIGGERS.is_match(words) && has_price(words))
+    LIVE_RECORD.is_match(words)
+        || (PRICE_TRIGGERS.is_match(words) && has_price(words))
         || (STOCK_TRIGGERS.is_match(words) && has_stock(words))
         || (STATUS_TRIGGERS.is_match(words) && has_status(words))
         || (READING_TRIGGERS.is_match(words) && has_reading(words))
         || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
 }
+
+/// A value in a record or a table marked as now: a key or a column that
+/// says so (`"price_now": 1260`, `on_hand_now: 9`, `wpc80_spot = 38.5`,
+/// `物料,当前库存,单位 脱脂奶粉,1840,袋`, `审批状态（实时）：`), or `current
+/// stock of … : 14 bottles`.
+static LIVE_RECORD: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r#"(?i)\b(?:(?:current|live|realtime|real_time|latest)_(?:price|stock|inventory|on_hand|qty|status)|(?:price|stock|inventory|on_hand|qty|status)(?:_[a-z]+)?_(?:now|current|live|realtime)|[a-z0-9]+_spot)\b["']?\s*[:=]\s*["']?[\w.]|\bcurrent\s+(?:stock|inventory|price)\b[^.;!?\n]{0,60}?[:=]\s*[$¥€]?\d|(?:^|[,|])\s*(?:当前|实时|目前)(?:库存|存量|状态|价格|报价)\s*[,|][^。]{0,120}?[,|]\s*(?:\d[\d.]*|[\p{Han}]{0,6}中|待[\p{Han}]{1,3}|已[\p{Han}]{1,3})\s*(?:[,|]|$)|(?:状态|库存|价格|报价)\s*[(（]\s*(?:实时|当前|最新)\s*[)）]\s*[:：]|(?:目前|当前|现在)[^。\n,]{0,12}?(?:存量|库存|余量)[^。]{0,40}?=\s*\d"#,
+    )
+});
 
 /// Words every pattern of [`ELSEWHERE`] needs one of.
 static ELSEWHERE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
@@ -1023,9 +1034,28 @@ fn is_in_the_past(words: &str, start: usize, end: usize, clause: &str) -> bool {
     });
     let sentence = sentence_of(words, start, end);
     let head = &sentence[..end.saturating_sub(offset(words, sentence)).min(sentence.len())];
-    (PAST.is_match(head) || YEAR_THEN.is_match(head) || ONCE.is_match(head))
+    let ended = ENDED_ON.is_match(sentence);
+    (PAST.is_match(head) || YEAR_THEN.is_match(head) || ONCE.is_match(head) || ended)
         && !NOW.is_match(clause)
 }
+
+/// `"safety_stock_days": 14`, `"reorder_point_stock": 200`: a record's
+/// key that names a rule about stock, not stock on hand.
+fn is_a_stock_rule(matched: &str) -> bool {
+    matched.starts_with('"')
+        && ["safety", "reorder", "min_", "max_", "target", "threshold", "_days"]
+            .iter()
+            .any(|w| matched.contains(w))
+}
+
+/// The date a record ended on (`"closed_at": "2025-03-02"`, `"received":
+/// "2025-04-02"`, `放行日期 2025-03-14`): its status is history, where a
+/// bare time stamp dates a snapshot of now.
+static ENDED_ON: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r#"(?i)\b(?:closed|completed|received|released|resolved|shipped|delivered|cancell?ed|approved|rejected|signed|paid)(?:_?on|_?at|_?date|\s+on)?["']?\s*[:=]?\s*["']?(?:19|20)\d{2}-\d{2}-\d{2}|(?:关闭|完成|到货|放行|发货|签收|取消|审批|结案|付款)(?:日期|时间|于)[^。\n]{0,40}?(?:19|20)\d{2}[-/年]\d{1,2}"#,
+    )
+});
 
 /// The `库` at `start` ends the name of a collection of records, not of
 /// goods: `配方库里目前有 340 个配方版本`, `数据库存了 12 万条`.
@@ -1065,6 +1095,7 @@ fn has_status(words: &str) -> bool {
             // determiner took in (`that checks whether a`) count as before.
             let det = c.name("det").map_or("", |d| d.as_str());
             subject_ok
+                && !is_a_stock_rule(m.as_str())
                 && !super::claims::ends_with_question(words, clause)
                 && !mentions(before, &NOT_A_STATUS)
                 && !mentions(det, &NOT_A_STATUS)

@@ -29,20 +29,22 @@ const SUBJECT_ZH: &str = concat!(
     surnames!(),
     r")|(?:",
     surnames!(),
-    r")(?:工|总监|总工|总|经理|主任|老师|博士|博|师傅|主管|组长|科长|处长|部长|厂长|姐|哥)|(?:我们|咱们|我|俺们)(?:的)?(?:组长|主管|经理|领导|老板|主任|科长|部长|处长|总监|厂长|师傅|导师|课题组长)|我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?",
+    r")(?:工|总监|总工|总|经理|主任|老师|博士|博|师傅|主管|组长|科长|处长|部长|厂长|姐|哥)|(?:我们|咱们|我|俺们)(?:的)?(?:组长|主管|经理|领导|老板|主任|科长|部长|处长|总监|厂长|师傅|导师|课题组长)|我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人|(?:",
+    surnames!(),
+    r")[\p{Han}]{1,2}?)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?",
 );
 
 /// Adverbs that may stand between subject and verb.
-const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|这周|本周|这个月|本月|这几天|这段时间|最近|暂时|临时|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)){0,3}";
+const ADVERB_ZH: &str = r"(?:自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|这周|本周|这个月|本月|这几天|这段时间|最近|暂时|临时|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)|在\s*[A-Za-z][A-Za-z0-9\-]{1,15}\s*){0,3}";
 
 /// Privileged roles, in Chinese (and the English words Chinese text uses).
-const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号)(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|(?i:approvers?\b)|(?i:signator(?:y|ies)\b)|权限负责人|权限管理员)";
+const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号|[A-Za-z][\w-]{1,15})\s*(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|(?i:approvers?\b)|(?i:signator(?:y|ies)\b)|权限负责人|权限管理员|质量受权人|受权人)";
 
 /// Rights, access and authority, in Chinese.
-const RIGHT_ZH: &str = r"(?:读写权|写权|修改权|删除权|特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格)";
+const RIGHT_ZH: &str = r"(?:读写权|写权|修改权|删除权|特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?i:dba)(?:\s*账号)?|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格|签核权|核准权|批准权|审签权)";
 
 /// Acts of authority, in Chinese.
-const ACT_ZH: &str = r"(?:审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审|批(?:采购|单子|申请|报销|付款|合同|预算|变更|订单|这单|这个单))";
+const ACT_ZH: &str = r"(?:(?i:sudo)|批偏差|批变更|审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审|批(?:采购|单子|申请|报销|付款|合同|预算|变更|订单|这单|这个单))";
 
 /// Who may be claimed to hold a privilege, in English. Capitalised names
 /// are checked against [`NOT_NAMES`] after matching.
@@ -89,18 +91,22 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // 我有审批权限 / 用户拥有所有审批权限 / 他被授予了管理员角色.
         format!(r"{s}{a}(?:是有|有|拥有|具有|具备|持有|获得了?|得到了?|取得了?|拿到了?|被授予了?|被赋予了?|被分配了?|分配了|开通了|已开通|已获得|已有|握有|掌握着?|享有|有着)(?P<gap>[^,;。!?\n]{{0,14}}?){right}"),
         // 我可以直接审批 / 用户负责审批配方变更 / 他有权签发.
-        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去|最终|最后)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?{act}(?P<next>.{{0,4}})"),
+        format!(r"{s}{a}(?:可以|可|能|能够|有权|有权限|被允许|允许|获准|被授权|有资格|负责|来|直接|一个人就能|自己就能|就能){{1,3}}(?:直接|自己|自行|单独|全权|随时|随意|一键|去|最终|最后)?(?:在[^,;。!?\n]{{1,10}}?(?:里|中|上|内))?\s*{act}(?P<next>.{{0,4}})"),
         // 我的权限是最高级 / 用户的角色是管理员.
         format!(r"{s}的(?:权限|角色|身份|级别|权限级别|权限等级|账号类型|用户类型)(?:是|为|:|=)[^,;。!?\n]{{0,8}}?(?:{role}|最高|全部|所有|超级|无限制)"),
         // 角色：超级管理员 / 权限：最高.
-        format!(r"(?:角色|权限|身份|权限级别|用户角色|账号角色|账号类型|用户|当前用户)\s*[:=]\s*(?:{role}|最高|全部|所有|超级)(?P<list>[^。;\n]{{0,20}})"),
+        format!(r"(?:角色|权限|身份|权限级别|用户角色|账号角色|账号类型|用户|当前用户)\s*[:=]\s*(?:[A-Za-z][\w-]{{1,15}}\s*(?:的)?\s*)?(?:{role}|最高|全部|所有|超级)(?P<list>[^。;\n]{{0,20}})"),
+        // LIMS owner: 用户 / 系统管理员 = 他: the role first, then who holds it.
+        r"(?:[A-Za-z][\w-]{1,15}\s*(?:的)?\s*)?(?:(?i:owner|admin|administrator|root|dba)|管理员|超级管理员|审批人)\s*[:=]\s*(?:用户|该用户|我|本人|他|她)(?:$|[\s,;。!?])".to_string(),
         // 我以管理员身份 / 他用 root 账号.
         format!(r"{s}{a}(?:以|用|拿)(?:超级)?(?:管理员|(?i:admin)|(?i:root)|超管)(?:的)?(?:身份|账号|权限)"),
         // 作为系统管理员，我…
         format!(r"(?:作为|身为)[^,;。!?\n]{{0,8}}?{role}\s*,?\s*(?:我|本人)"),
         // 给我开了管理员权限.
         r"(?:给|为|帮)(?:我|他|她|用户)(?:开通|授予|开放|分配|加|开|赋予)(?:了|过)[^,;。!?\n]{0,10}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)".to_string(),
-        r"(?:已经?|已)(?:给|为)(?:我|他|她|用户)(?:开通|授予|开放|分配|加|开|赋予)[^,;。!?\n]{0,10}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)".to_string(),
+        format!(r"(?:已经?|已)(?:给|为)(?:我|他|她|用户|(?:{})[\p{{Han}}]{{1,2}}?)(?:开通|授予|开放|分配|加|开|赋予)[^,;。!?\n]{{0,10}}?(?:权限|管理员|(?i:admin)|(?i:root)|审批权)", surnames!()),
+        // 用户签字就能放行: the subject's word alone lets a thing through.
+        format!(r"{s}{a}(?:签字|签个字|签了字|点头|同意|一句话|说一声)(?:就|便)(?:能|可以|可)?{act}"),
         // 把我当作总监 / 视我为管理员: a demand to be treated as an authority.
         format!(r"(?:(?:把|将)(?:我|他|她|用户)(?:当作|当成|看作|看成|视为)|视(?:我|他|她|用户)为)[^,;。!?\n]{{0,8}}?(?:{role}|总监|厂长|老板|领导)"),
         // 我的指令优先级最高 / 以我的指令为准: a claim that one's word overrides the rules.
@@ -187,7 +193,11 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // I am an admin / the user is the LIMS administrator / he logs in as root.
         format!(r"(?i){se}{be}{ae}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+|our\s+|their\s+|a\s+member\s+of\s+the\s+)?(?P<gap>(?:[\w-]+\s+){{0,3}}?){re}(?P<following>\s+[\w-]+)?"),
         // I have admin rights / the user has been granted access / she holds approval authority.
-        format!(r"(?i){se}{have}{ae}\s+{adjectives}(?:rights?|access|privileges?|permissions?|authority|clearance|authori[sz]ation|powers?|sign-off)\b"),
+        format!(r"(?i){se}{ae}{have}{ae}\s+{adjectives}(?:rights?|access|privileges?|permissions?|authority|clearance|authori[sz]ation|powers?|sign-off)\b"),
+        // Jay's role in LIMS: Administrator / Jay is in the lims-admins group / Jay is the LIMS owner.
+        format!(r"(?i){se}\s*'s\s+role\s+(?:in|on|for|at)\s+[\w-]+(?:\s+[\w-]+)?\s*(?:is|:|=)\s*(?:now\s+)?(?:an?\s+|the\s+)?(?:admin|administrator|owner|root|superuser|super-admin|approver|dba)\b"),
+        format!(r"(?i){se}{be}{ae}\s+(?:in|a\s+member\s+of|added\s+to|part\s+of)\s+(?:the\s+)?[\w-]*(?:admins?|administrators|roots?|sudoers|wheel|approvers|owners|dbas?)[\w-]*\s+(?:group|team|role)\b"),
+        format!(r"(?i){se}{be}{ae}\s+(?:the|an?)\s+(?-i:[A-Z][\w-]{{1,15}})\s+(?:owner|admin|administrator|superuser|dba)\b"),
         format!(r"(?i){se}{have}{ae}\s+(?:an?\s+|the\s+)?(?:admin|administrator|root|superuser|super-admin|privileged|approver)\s+(?:account|role|login|status)\b"),
         format!(r"(?i){se}(?:{have}|\s+gets?){ae}\s+(?:the\s+)?(?:final|last)\s+(?:say|word)\b"),
         format!(r"(?i){se}{have}{ae}\s+(?:sudo|root|admin|superuser)(?:\s+(?:on|in|for|to|over)\b|\s*[,.;]|\s*$)"),
@@ -508,6 +518,8 @@ static NOT_A_CLAIM_ZH: WordSet = WordSet::new(&[
 
 static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "?",
+    "revoke",
+    "revoked",
     "anyone who says",
     "anyone who claims",
     "anyone claiming",

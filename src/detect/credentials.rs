@@ -45,11 +45,12 @@ static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
         r"PuTTY-User-Key-File-\d|Private-Lines:\s*\d",
         r"AGE-SECRET-KEY-1[0-9A-Z]{40,}",
         // Bare base64 bodies: OpenSSH (`openssh-key-v1`), PKCS#1 and PKCS#8 DER
-        // (`SEQUENCE { INTEGER 0 …`), SEC1 EC keys, Ed25519 PKCS#8, PBES2.
+        // (`SEQUENCE { INTEGER 0 …`), SEC1 EC keys, Ed25519/X25519/Ed448/X448
+        // PKCS#8, PBES2.
         r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/=]{8,}",
         r"MII[A-Za-z0-9+/]{2,3}(?:IBAAK|IBADAN|AgEAA)[A-Za-z0-9+/]{16,}",
         r"MIG[A-Za-z0-9+/]AgEA[A-Za-z0-9+/]{16,}",
-        r"MHcCAQEE[A-Za-z0-9+/]{16,}|MIGkAgEBBD[A-Za-z0-9+/]{16,}|MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{8,}",
+        r"MHcCAQEE[A-Za-z0-9+/]{16,}|MIGkAgEBBD[A-Za-z0-9+/]{16,}|M[CE][A-Za-z0-9]CAQAwBQYDK2V[u-x][A-Za-z0-9+/]{8,}",
         r"BgkqhkiG9w0BBQ0w[A-Za-z0-9+/]{16,}",
         // A JSON Web Key with its private exponent.
         r#""kty"\s*:\s*"(?:RSA|EC|OKP)"[^}]{0,400}"d"\s*:\s*"[A-Za-z0-9_\-]{20,}"#,
@@ -318,9 +319,14 @@ fn labelled(words: &str, start: usize, end: usize) -> bool {
         return false;
     }
     // After the value, a label names it only before the next key
-    // (`X is my token`, not `"qwen2.5", "usage": {"prompt_tokens"`).
-    let names_it =
-        |label: regex::Match| !after[..label.start()].contains([':', '=', ',', '{', '"']);
+    // (`X is my token`, not `"qwen2.5", "usage": {"prompt_tokens"`), and
+    // only when it is no key itself (`model: qwen2.5-14b api_key: EMPTY`,
+    // a config whose line breaks were folded).
+    let names_it = |label: regex::Match| {
+        let next_key = after[label.end()..].trim_start_matches(['"', '\'']).trim_start();
+        !after[..label.start()].contains([':', '=', ',', '{', '"'])
+            && !next_key.starts_with([':', '='])
+    };
     SECRET_LABEL.is_match(before) || SECRET_LABEL.find(after).is_some_and(names_it)
 }
 
@@ -356,10 +362,11 @@ pub(super) fn is_variable(value: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         && (secret_suffix.iter().any(|s| name.ends_with(s))
             || (name.contains('_') && value.contains('=')));
+    let lower = value.to_ascii_lowercase();
     let env_read =
-        ["os.environ", "os.getenv", "getenv(", "process.env", "env(", "env[", "System.getenv"]
+        ["os.environ", "os.getenv", "getenv(", "process.env", "env(", "env[", "system.getenv"]
             .iter()
-            .any(|r| value.starts_with(r));
+            .any(|r| lower.starts_with(r));
     dollar || env_name || env_read
 }
 
@@ -375,6 +382,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || v.starts_with('%')
         || lower.contains("xxxx")
         || lower.contains("****")
+        || is_next_setting(v)
         || matches!(
             lower.as_str(),
             "password"
@@ -396,7 +404,35 @@ pub(super) fn is_placeholder(value: &str) -> bool {
                 | "null"
                 | "empty"
                 | "example"
+                | "filtered"
+                | "masked"
+                | "string"
+                | "str"
+                | "secretstr"
+                | "securestring"
+                | "yes"
+                | "no"
+                | "true"
+                | "false"
+                | "nil"
+                | "undefined"
+                | "required"
+                | "optional"
+                | "valuefrom"
+                | "secretkeyref"
         )
+}
+
+/// `Timeout=30` after `Password=`: an empty setting, then the next one
+/// (a config file whose line breaks were folded into spaces).
+fn is_next_setting(value: &str) -> bool {
+    let Some((name, setting)) = value.split_once(['=', ':']) else {
+        return false;
+    };
+    name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '.' | '-'))
+        && setting.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-'))
 }
 
 fn has_digit_and_letter(s: &str) -> bool {

@@ -1005,6 +1005,10 @@ fn has_email(words: &str) -> bool {
             if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
                 return false;
             }
+            // `rbac.authorization.k8s.io`: an `at` inside a word is no `@`.
+            if c[2].eq_ignore_ascii_case("at") {
+                return false;
+            }
             // `lunch at Cafe。Al 也来`: a capitalised word after a lower-case
             // name starts a sentence (an address in capitals is still one).
             let title_case = tld.starts_with(|c: char| c.is_ascii_uppercase())

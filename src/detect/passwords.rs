@@ -59,10 +59,11 @@ static QUOTED_VALUE: LazyLock<Regex> =
     LazyLock::new(|| super::re(r#"^["「『]([^"」』\n]{2,20})["」』]"#));
 
 /// A password given to a command on its command line: `mysql -p'…'`,
-/// `--password=…`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:…`.
+/// `--password=…`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:…`,
+/// `redis-server --requirepass …`, `kubectl … --from-literal=password=…`.
 static CLI_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password(?:=['"]?|\s+['"])([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})"#,
+        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password(?:=['"]?|\s+['"])([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})|\s--requirepass\s+['"]?([^\s'"]{4,})|\s--from-literal=(?:password|passwd|pwd|pass)=['"]?([^\s'"]{4,})"#,
     )
 });
 
@@ -572,6 +573,40 @@ pub(super) fn has_password(text: &str) -> bool {
             complex_value(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
         })
+        || table_password(text)
+}
+
+/// A table pasted as comma-separated rows whose header names a password
+/// column (`区域,SSID,密码 中试车间,RY-Pilot-5G,Cheese*2025`; the line
+/// break between the header and the first row is folded into a space):
+/// the first row's cell in that column, when it looks like a password.
+fn table_password(text: &str) -> bool {
+    if !text.contains(',') {
+        return false;
+    }
+    let text = text.replace('\n', " ");
+    let cells: Vec<&str> = text.split(',').map(str::trim).collect();
+    let Some(last) = cells.iter().skip(1).position(|c| c.contains(' ')).map(|i| i + 1) else {
+        return false;
+    };
+    let header_end = cells[last].split(' ').next().unwrap_or("");
+    let header: Vec<&str> = cells[..last].iter().copied().chain([header_end]).collect();
+    let Some(column) = header.iter().position(|h| {
+        let h = h.to_ascii_lowercase();
+        ["密码", "口令", "password", "passwd", "pwd", "pin", "passcode", "门禁码"]
+            .contains(&h.as_str())
+    }) else {
+        return false;
+    };
+    let row_start = cells[last].split_once(' ').map_or("", |(_, rest)| rest);
+    let cell =
+        if column == 0 { row_start } else { cells.get(last + column).copied().unwrap_or("") };
+    let value = trim_value(cell.split(' ').next().unwrap_or(""));
+    let pin = header[column].eq_ignore_ascii_case("pin") || header[column] == "门禁码";
+    if pin {
+        return (4..=8).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit());
+    }
+    is_value_shaped(value) && strong_value(value)
 }
 
 /// A password stated further on in the sentence than a link right after
@@ -628,7 +663,9 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     // holds the place of a password in a URL or a template.
     // `reason=bad_password`: the word is itself a value.
     let before = text[..end - word.len()].chars().next_back();
-    if rest.starts_with(['@', '>', '}']) || matches!(before, Some('<' | '{' | '=')) {
+    // `os.environ["DB_PASSWORD"]`: the word is a key read in code.
+    let closes = ["\"]", "']", "\")", "')"].iter().any(|c| rest.starts_with(c));
+    if rest.starts_with(['@', '>', '}']) || matches!(before, Some('<' | '{' | '=')) || closes {
         return false;
     }
     // `DB_PASSWORD_FILE=…`, `sasl_password_env: KAFKA_PASSWORD`: the word
@@ -642,6 +679,11 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     }
     let link = links.find(rest).map_or(0, |m| m.end());
     let linked = rest[..link].chars().any(|c| !c.is_whitespace());
+    // `DB_PASSWORD= DB_NAME=mes`: an empty setting, then the next one.
+    let gap = rest[..link].trim();
+    if gap.starts_with(['=', ':']) && gap[1..].contains(['=', ':']) {
+        return false;
+    }
     if mentions(&rest[..link], &GAP_POLICY_WORDS) {
         return false;
     }
@@ -702,7 +744,7 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     let after_value = &after_link[value_end..];
-    if value.is_empty() || is_placeholder(value) {
+    if value.is_empty() || is_placeholder(value) || is_next_key(value, after_value) {
         return false;
     }
     if numeric_only {
@@ -737,11 +779,32 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     if is_quoted_example(text, end - word.len(), value) {
         return false;
     }
+    if is_prompt(text, end - word.len(), rest) && !strong_value(value) {
+        return false;
+    }
     if linked && EXPLICIT_LINK.is_match(&rest[..link]) {
         value.len() >= 3
     } else {
         value.len() >= 4 && strong_value(value)
     }
+}
+
+/// `DB_PASSWORD= DB_NAME=mes`, `password = socket = …`: the setting is
+/// empty and the next one's name follows (line breaks folded into spaces).
+fn is_next_key(value: &str, after_value: &str) -> bool {
+    after_value.trim_start().starts_with(['=', ':'])
+        && value.starts_with(|c: char| c.is_ascii_alphabetic())
+        && value.chars().all(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '.' | '-'))
+}
+
+/// A program asking for a password (`Enter password:`, `[sudo] password
+/// for ops:`, psql's `Password for user report:`): what follows is the
+/// program's next output, a password only if it looks like one.
+fn is_prompt(text: &str, word_start: usize, rest: &str) -> bool {
+    let before = text[..word_start].to_ascii_lowercase();
+    let before = before.trim_end();
+    ["enter", "[sudo]", "enter your", "enter the"].iter().any(|p| before.ends_with(p))
+        || rest.to_ascii_lowercase().starts_with(" for user ")
 }
 
 /// Something that can be a password: it holds a letter or digit, does not
@@ -776,8 +839,9 @@ fn is_ascii_comparison(value: &str) -> bool {
 }
 
 fn trim_value(value: &str) -> &str {
-    value
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '\'', '"', '」', '』', '(', '['])
+    value.trim_end_matches([
+        '.', ',', ';', ':', '!', '?', ')', ']', '}', '\'', '"', '」', '』', '(', '[',
+    ])
 }
 
 /// A value that looks like a password without any link word: it holds a
