@@ -341,7 +341,7 @@ impl UserState {
         let fingerprints = text::fingerprints(content);
         let oldest = evidence.iter().map(|s| s.expressed_at).min();
         let said_again =
-            text::shares_terms(content, evidence.iter().filter_map(|s| s.quote.as_deref()));
+            text::restates(content, evidence.iter().filter_map(|s| s.quote.as_deref()));
         self.tombstones.iter().any(|t| {
             fingerprints.contains(&t.fingerprint)
                 && (!said_again || oldest.is_none_or(|o| o <= t.deleted_at))
@@ -1295,11 +1295,17 @@ mod tests {
         let deleted = |text: &'static str| {
             tombstone(text, (Kind::Presentation, "domain:standard"), "2026-11-25T00:00:00Z")
         };
-        // s3, said after the deletion, quotes "quote s3".
+        // s3, said after the deletion, quotes "quote s3": half of the
+        // text's terms is saying it again, one word of three is not.
+        check(
+            deleted("quote s3 first"),
+            create(PS.0, PS.1, "quote s3 first", &["s3"], &[]),
+            "deferred",
+        );
         check(
             deleted("quote tables first"),
             create(PS.0, PS.1, "quote tables first", &["s3"], &[]),
-            "deferred",
+            "rejected:tombstoned",
         );
         check(
             deleted("fermentation project"),
