@@ -436,12 +436,33 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
-    LIVE_RECORD.is_match(words)
+    (has_a_word_of_now(words) && LIVE_RECORD.is_match(words))
         || (PRICE_TRIGGERS.is_match(words) && has_price(words))
         || (STOCK_TRIGGERS.is_match(words) && has_stock(words))
         || (STATUS_TRIGGERS.is_match(words) && has_status(words))
         || (READING_TRIGGERS.is_match(words) && has_reading(words))
         || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
+}
+
+/// Whether `words` hold one of the words [`LIVE_RECORD`] needs: most texts
+/// hold none, and a literal search spares the pattern.
+fn has_a_word_of_now(words: &str) -> bool {
+    let lower = words.to_ascii_lowercase();
+    [
+        "now",
+        "current",
+        "live",
+        "realtime",
+        "real_time",
+        "latest",
+        "spot",
+        "当前",
+        "实时",
+        "目前",
+        "现在",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// A value in a record or a table marked as now: a key or a column that
@@ -1053,7 +1074,7 @@ fn is_a_stock_rule(matched: &str) -> bool {
 /// bare time stamp dates a snapshot of now.
 static ENDED_ON: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r#"(?i)\b(?:closed|completed|received|released|resolved|shipped|delivered|cancell?ed|approved|rejected|signed|paid)(?:_?on|_?at|_?date|\s+on)?["']?\s*[:=]?\s*["']?(?:19|20)\d{2}-\d{2}-\d{2}|(?:关闭|完成|到货|放行|发货|签收|取消|审批|结案|付款)(?:日期|时间|于)[^。\n]{0,40}?(?:19|20)\d{2}[-/年]\d{1,2}"#,
+        r#"(?i)\b(?:closed|completed|received|released|resolved|shipped|delivered|cancell?ed|approved|rejected|signed|paid)(?:_?on|_?at|_?date|\s+on)?["']?\s*[:=]?\s*["']?(?:19|20)\d{2}-\d{2}-\d{2}|(?:关闭|完成|到货|放行|发货|签收|取消|审批|结案|付款)(?:日期|时间|于)[^。]{0,40}?(?:19|20)\d{2}[-/年]\d{1,2}"#,
     )
 });
 

@@ -61,7 +61,8 @@ fn never_store_corpus_meets_the_recall_and_false_refusal_gates() {
     let (mut harmless, mut false_refusals) = (0usize, 0usize);
     let (mut misses, mut refusals, mut mismatches) = (Vec::new(), Vec::new(), Vec::new());
     for line in &lines {
-        let found = detect::scan(&line.text);
+        // What dreamd would store: the text normalised (its line breaks folded).
+        let found = detect::scan(&dreamd::text::normalize(&line.text));
         match (line.category, found) {
             (Some(label), found) => {
                 let t = tallies.entry(label.as_str()).or_default();
