@@ -254,6 +254,21 @@ fn in_public_pem(words: &str, at: usize) -> bool {
     words.contains("-----") && PUBLIC_PEM.find_iter(words).any(|block| block.range().contains(&at))
 }
 
+/// A vendor token's shape with a stand-in body (`ghp_xxxx…`, `sk-…000…`):
+/// a real token is random, with a dozen distinct characters or more.
+fn is_filler(token: &str) -> bool {
+    let body = token.get(4..).unwrap_or("");
+    let distinct: std::collections::BTreeSet<char> =
+        body.chars().filter(char::is_ascii_alphanumeric).collect();
+    distinct.len() <= 2
+}
+
+/// A JSON Web Key without its private member (`"d"`): the coordinates and
+/// modulus of a public key are random-looking and public.
+fn is_public_jwk(words: &str) -> bool {
+    words.contains("\"kty\"") && !words.contains("\"d\"")
+}
+
 /// Candidate values: runs of the characters keys and tokens are made of.
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| super::re(r"[A-Za-z0-9+/_\-.~]{8,}={0,2}"));
 
@@ -262,7 +277,7 @@ static PREFIXED_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| super::re(r"\b[a-z]{2,10}[_\-](?:[a-z]{2,8}[_\-])?([A-Za-z0-9]{20,})\b"));
 
 fn has_secret(words: &str) -> bool {
-    VENDOR_TOKENS.is_match(words)
+    VENDOR_TOKENS.find_iter(words).any(|m| !is_filler(m.as_str()))
         || URL_PASSWORD
             .captures_iter(words)
             .any(|c| !is_placeholder(&c[2]) && !c[2].chars().all(|ch| ch.is_ascii_digit()))
@@ -276,6 +291,7 @@ fn has_secret(words: &str) -> bool {
             let line_before = tail(words[..m.start()].rsplit('\n').next().unwrap_or_default(), 80);
             if is_ssh_public_key(token)
                 || in_public_pem(words, m.start())
+                || is_public_jwk(words)
                 || DIGEST_PREFIX.is_match(tail(line_before, 8))
                 || DIGEST_PREFIX.is_match(head(token, 7))
             {
