@@ -552,15 +552,6 @@ fn update(
     {
         return suggest_enable(state, rules, d, &disabled, &evidence);
     }
-    // Another memory says it already: the update would make a copy of it
-    // (of an explicit one, beside it, and stale once a person corrects it).
-    if let Some(active) = state
-        .equal_memory(&group, &content, Status::Active)
-        .filter(|m| m.memory_id != memory.memory_id)
-        .cloned()
-    {
-        return confirm_memory(state, rules, d, &active, evidence);
-    }
     if !changeable(&memory) {
         return suggest(
             state,
@@ -572,6 +563,15 @@ fn update(
             Some(&memory),
             &evidence,
         );
+    }
+    // Another memory says it already: the update would make a copy of it
+    // (of an explicit one, beside it, and stale once a person corrects it).
+    if let Some(active) = state
+        .equal_memory(&group, &content, Status::Active)
+        .filter(|m| m.memory_id != memory.memory_id)
+        .cloned()
+    {
+        return confirm_memory(state, rules, d, &active, evidence);
     }
     if newer_than_evidence(state, &memory, &evidence).is_empty() {
         return Err(reject(RejectReason::StaleEvidence, memory_id));

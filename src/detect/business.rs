@@ -436,13 +436,40 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
-    (has_a_word_of_now(words) && LIVE_RECORD.is_match(words))
+    (has_a_word_of_now(words)
+        && LIVE_RECORD.find_iter(words).any(|m| !mentions(m.as_str(), &NOT_A_LIVE_RECORD)))
         || (PRICE_TRIGGERS.is_match(words) && has_price(words))
         || (STOCK_TRIGGERS.is_match(words) && has_stock(words))
         || (STATUS_TRIGGERS.is_match(words) && has_status(words))
         || (READING_TRIGGERS.is_match(words) && has_reading(words))
         || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
 }
+
+/// Words that make a [`LIVE_RECORD`] match a schema, a list or a rule
+/// (`| 当前状态 | varchar | 16 |`, `current price list v2: 3 tiers`).
+static NOT_A_LIVE_RECORD: WordSet = WordSet::new(&[
+    "varchar",
+    "char",
+    "int",
+    "integer",
+    "bigint",
+    "decimal",
+    "numeric",
+    "boolean",
+    "datetime",
+    "timestamp",
+    "类型",
+    "字段",
+    "list",
+    "formula",
+    "rule",
+    "policy",
+    "template",
+    "format",
+    "公式",
+    "规则",
+    "模板",
+]);
 
 /// Whether `words` hold one of the words [`LIVE_RECORD`] needs: most texts
 /// hold none, and a literal search spares the pattern.
@@ -460,18 +487,19 @@ fn has_a_word_of_now(words: &str) -> bool {
         "实时",
         "目前",
         "现在",
+        "最新",
     ]
     .iter()
     .any(|w| lower.contains(w))
 }
 
 /// A value in a record or a table marked as now: a key or a column that
-/// says so (`"price_now": 1260`, `on_hand_now: 9`, `wpc80_spot = 38.5`,
+/// says so (`"price_now": 1260`, `on_hand_now: 9`, `wpc80 = 38.5  # 现价`,
 /// `物料,当前库存,单位 脱脂奶粉,1840,袋`, `审批状态（实时）：`), or `current
 /// stock of … : 14 bottles`.
 static LIVE_RECORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r#"(?i)\b(?:(?:current|live|realtime|real_time|latest)_(?:price|stock|inventory|on_hand|qty|status)|(?:price|stock|inventory|on_hand|qty|status)(?:_[a-z]+)?_(?:now|current|live|realtime)|[a-z0-9]+_spot)\b["']?\s*[:=]\s*["']?[\w.]|\bcurrent\s+(?:stock|inventory|price)\b[^.;!?\n]{0,60}?[:=]\s*[$¥€]?\d|(?:^|[,|])\s*(?:当前|实时|目前)(?:库存|存量|状态|价格|报价)\s*[,|][^。]{0,120}?[,|]\s*(?:\d[\d.]*|[\p{Han}]{0,6}中|待[\p{Han}]{1,3}|已[\p{Han}]{1,3})\s*(?:[,|]|$)|(?:状态|库存|价格|报价)\s*[(（]\s*(?:实时|当前|最新)\s*[)）]\s*[:：]|(?:目前|当前|现在)[^。\n,]{0,12}?(?:存量|库存|余量)[^。]{0,40}?=\s*\d"#,
+        r#"(?i)\b(?:(?:current|live|realtime|real_time|latest)_(?:price|stock|inventory|on_hand|qty|status)|(?:price|stock|inventory|on_hand|qty|status)(?:_[a-z]+)?_(?:now|current|live|realtime)|spot_price|[a-z0-9]+_spot_price)\b["']?\s*[:=]\s*["']?[\w.]|\bcurrent\s+(?:stock|inventory|price)\b[^.;!?\n]{0,60}?[:=]\s*[$¥€]?\d|(?:^|[,|])\s*(?:当前|实时|目前)(?:库存|存量|状态|价格|报价)\s*[,|][^。]{0,120}?[,|]\s*(?:\d[\d.]*|[\p{Han}]{0,6}中|待[\p{Han}]{1,3}|已[\p{Han}]{1,3})\s*(?:[,|]|$)|(?:状态|库存|价格|报价)\s*[(（]\s*(?:实时|当前|最新)\s*[)）]\s*[:：]|(?:目前|当前|现在)[^。\n,]{0,12}?(?:存量|库存|余量)[^。]{0,40}?=\s*\d|\b[a-z0-9_]+\s*=\s*\d[\d.]*\s*#\s*(?:现价|实时|当前|今日|今天|目前)"#,
     )
 });
 
@@ -1055,7 +1083,7 @@ fn is_in_the_past(words: &str, start: usize, end: usize, clause: &str) -> bool {
     });
     let sentence = sentence_of(words, start, end);
     let head = &sentence[..end.saturating_sub(offset(words, sentence)).min(sentence.len())];
-    let ended = ENDED_ON.is_match(sentence);
+    let ended = ENDED_ON.is_match(record_of(words, start, end).unwrap_or(sentence));
     (PAST.is_match(head) || YEAR_THEN.is_match(head) || ONCE.is_match(head) || ended)
         && !NOW.is_match(clause)
 }
@@ -1069,12 +1097,21 @@ fn is_a_stock_rule(matched: &str) -> bool {
             .any(|w| matched.contains(w))
 }
 
+/// The JSON object (`{…}` without another inside) that holds `start..end`:
+/// one record's end date speaks for that record only.
+fn record_of(words: &str, start: usize, end: usize) -> Option<&str> {
+    let open = words[..start].rfind(['{', '}']).filter(|&i| words[i..].starts_with('{'))?;
+    let close =
+        end + words[end..].find(['{', '}']).filter(|&i| words[end + i..].starts_with('}'))?;
+    Some(&words[open..=close])
+}
+
 /// The date a record ended on (`"closed_at": "2025-03-02"`, `"received":
 /// "2025-04-02"`, `放行日期 2025-03-14`): its status is history, where a
 /// bare time stamp dates a snapshot of now.
 static ENDED_ON: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r#"(?i)\b(?:closed|completed|received|released|resolved|shipped|delivered|cancell?ed|approved|rejected|signed|paid)(?:_?on|_?at|_?date|\s+on)?["']?\s*[:=]?\s*["']?(?:19|20)\d{2}-\d{2}-\d{2}|(?:关闭|完成|到货|放行|发货|签收|取消|审批|结案|付款)(?:日期|时间|于)[^。]{0,40}?(?:19|20)\d{2}[-/年]\d{1,2}"#,
+        r#"(?i)\b(?:closed|completed|resolved|delivered|cancell?ed|released|received)(?:_?on|_?at|_?date|\s+on)?["']?\s*[:=]?\s*["']?(?:19|20)\d{2}-\d{2}-\d{2}|(?:关闭|完成|结案|取消|放行|签收)(?:日期|时间|于)[^。]{0,40}?(?:19|20)\d{2}[-/年]\d{1,2}"#,
     )
 });
 

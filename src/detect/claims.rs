@@ -597,6 +597,41 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "phishing",
 ]);
 
+/// Whether a claim that opens with a surname's character (`孙浩是…管理员`)
+/// opens with a person's name rather than a word that starts with the
+/// same character (`黄油可以直接放行`, `董事会负责审批`, `许多人都有权限`):
+/// a title makes it a name; a bare name stands where a clause starts and is
+/// no common word.
+fn names_a_person(words: &str, start: usize, matched: &str) -> bool {
+    const TITLES: &[&str] = &[
+        "工", "总", "经理", "主任", "老师", "博", "师傅", "主管", "组长", "科长", "处长", "部长",
+        "厂长", "姐", "哥",
+    ];
+    const COMMON_WORDS: &[&str] = &[
+        "许多", "严格", "严重", "曾经", "顾问", "顾客", "章节", "董事", "黄油", "黄色", "陆续",
+        "段落", "林业", "陈列", "范围", "高温", "程序", "程度", "任何", "任务", "余量", "谢谢",
+        "金额", "金属", "石墨", "陶瓷", "罗列", "叶片", "方案", "方法", "方面", "江湖", "周期",
+        "胡萝", "白糖", "白色", "汤料", "苏打", "田间", "毛重", "孔径", "夏季", "冯氏", "钟表",
+        "熊猫", "雷达", "贺卡", "常温", "温度", "唐代", "宋体", "梁柱", "潘多", "龚氏",
+    ];
+    let mut chars = matched.chars();
+    let Some(first) = chars.next() else { return true };
+    if !surnames!().split('|').any(|s| s.starts_with(first)) {
+        return true;
+    }
+    let rest = chars.as_str();
+    if TITLES.iter().any(|t| rest.starts_with(t)) {
+        return true;
+    }
+    if COMMON_WORDS.iter().any(|w| matched.starts_with(w)) {
+        return false;
+    }
+    let before = words[..start].chars().next_back();
+    !before.is_some_and(|c| {
+        matches!(c, '\u{4e00}'..='\u{9fff}') && !"起由让给请和跟与把说称及".contains(c)
+    })
+}
+
 /// The first privilege claim in `words`, if any.
 pub(crate) fn has_claim(words: &str) -> bool {
     let words = without_root_cause(words);
@@ -644,6 +679,7 @@ pub(crate) fn has_claim(words: &str) -> bool {
                     .is_some_and(|r| !r.starts_with(['间', '效', '段', '期', '长', '代', '刻']));
             !question
                 && !when
+                && names_a_person(words, m.start(), m.as_str())
                 && !is_a_list
                 && !approve_of
                 && !statement_undoes_claim(&statement, head.unwrap_or(&statement))

@@ -263,10 +263,14 @@ fn is_filler(token: &str) -> bool {
     distinct.len() <= 2
 }
 
-/// A JSON Web Key without its private member (`"d"`): the coordinates and
-/// modulus of a public key are random-looking and public.
-fn is_public_jwk(words: &str) -> bool {
-    words.contains("\"kty\"") && !words.contains("\"d\"")
+/// Whether `at` lies in a JSON Web Key without its private member (`"d"`):
+/// the coordinates and modulus of a public key are random-looking and public.
+fn in_public_jwk(words: &str, at: usize) -> bool {
+    let (Some(open), Some(close)) = (words[..at].rfind('{'), words[at..].find('}')) else {
+        return false;
+    };
+    let object = &words[open..at + close];
+    object.contains("\"kty\"") && !object.contains("\"d\"")
 }
 
 /// Candidate values: runs of the characters keys and tokens are made of.
@@ -291,7 +295,7 @@ fn has_secret(words: &str) -> bool {
             let line_before = tail(words[..m.start()].rsplit('\n').next().unwrap_or_default(), 80);
             if is_ssh_public_key(token)
                 || in_public_pem(words, m.start())
-                || is_public_jwk(words)
+                || in_public_jwk(words, m.start())
                 || DIGEST_PREFIX.is_match(tail(line_before, 8))
                 || DIGEST_PREFIX.is_match(head(token, 7))
             {
@@ -398,7 +402,6 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || v.starts_with('%')
         || lower.contains("xxxx")
         || lower.contains("****")
-        || is_next_setting(v)
         || matches!(
             lower.as_str(),
             "password"
@@ -440,15 +443,46 @@ pub(super) fn is_placeholder(value: &str) -> bool {
 }
 
 /// `Timeout=30` after `Password=`: an empty setting, then the next one
-/// (a config file whose line breaks were folded into spaces).
-fn is_next_setting(value: &str) -> bool {
-    let Some((name, setting)) = value.split_once(['=', ':']) else {
-        return false;
-    };
-    name.len() >= 2
-        && name.starts_with(|c: char| c.is_ascii_alphabetic())
-        && name.chars().all(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '.' | '-'))
-        && setting.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-'))
+/// (a config file whose line breaks were folded into spaces), named as
+/// connection settings are named.
+pub(super) fn is_next_setting(value: &str) -> bool {
+    const SETTINGS: &[&str] = &[
+        "timeout",
+        "port",
+        "host",
+        "server",
+        "database",
+        "db",
+        "dbname",
+        "user",
+        "username",
+        "uid",
+        "name",
+        "charset",
+        "encoding",
+        "ssl",
+        "sslmode",
+        "socket",
+        "schema",
+        "driver",
+        "lang",
+        "client",
+        "mode",
+        "path",
+        "url",
+        "uri",
+        "retries",
+        "pool",
+        "poolsize",
+        "connecttimeout",
+        "connection_timeout",
+        "max_connections",
+        "namespace",
+        "domain",
+    ];
+    value
+        .split_once('=')
+        .is_some_and(|(name, _)| SETTINGS.contains(&name.to_ascii_lowercase().as_str()))
 }
 
 fn has_digit_and_letter(s: &str) -> bool {

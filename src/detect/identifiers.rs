@@ -1005,8 +1005,10 @@ fn has_email(words: &str) -> bool {
             if !could_be_address(local, tld) || !TLDS.contains(&tld.to_ascii_lowercase().as_str()) {
                 return false;
             }
-            // `rbac.authorization.k8s.io`: an `at` inside a word is no `@`.
-            if c[2].eq_ignore_ascii_case("at") {
+            // `rbac.authorization.k8s.io`: an `at` inside a word is no `@`
+            // (`lei.wangAT163.com`, in capitals or at a mail provider, is).
+            let provider = domain.split(['.', ' ']).next().unwrap_or("").to_ascii_lowercase();
+            if &c[2] == "at" && !MAIL_PROVIDERS.contains(&provider.as_str()) {
                 return false;
             }
             // `lunch at Cafe。Al 也来`: a capitalised word after a lower-case

@@ -63,7 +63,7 @@ static QUOTED_VALUE: LazyLock<Regex> =
 /// `redis-server --requirepass …`, `kubectl … --from-literal=password=…`.
 static CLI_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password(?:=['"]?|\s+['"])([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})|\s--requirepass\s+['"]?([^\s'"]{4,})|\s--from-literal=(?:password|passwd|pwd|pass)=['"]?([^\s'"]{4,})"#,
+        r#"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,80}?\s-p['"]?([^\s'"]{4,})|\s--password(?:=['"]?|\s+['"])([^\s'"]{4,})|\bsshpass\s+-p\s*['"]?([^\s'"]{4,})|\bredis-cli\b[^\n]{0,60}?\s-a\s+['"]?([^\s'"]{4,})|\bcurl\b[^\n]{0,80}?\s(?:-u|--user)\s+['"]?[^\s:'"]+:([^\s'"@]{4,})|\s--requirepass\s+['"]?([^\s'"]{4,})|\s--from-literal=(?:[\w-]*[_-])?(?:password|passwd|pwd|pass)=['"]?([^\s'"]{4,})"#,
     )
 });
 
@@ -653,7 +653,9 @@ fn only_a_password(value: &str) -> bool {
 /// A user and a password: a strong password, or a default login whose
 /// password is its user name (`admin/admin`), however weak.
 fn login_pair(user: &str, password: &str) -> bool {
-    strong_value(password) || (password.len() >= 4 && password.eq_ignore_ascii_case(user))
+    let next_setting = super::credentials::is_next_setting(password);
+    (!next_setting && strong_value(password))
+        || (password.len() >= 4 && password.eq_ignore_ascii_case(user))
 }
 
 /// Whether a password value follows the password word that ends at `end`.
@@ -680,8 +682,7 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     let link = links.find(rest).map_or(0, |m| m.end());
     let linked = rest[..link].chars().any(|c| !c.is_whitespace());
     // `DB_PASSWORD= DB_NAME=mes`: an empty setting, then the next one.
-    let gap = rest[..link].trim();
-    if gap.starts_with(['=', ':']) && gap[1..].contains(['=', ':']) {
+    if EMPTY_SETTING.is_match(rest) {
         return false;
     }
     if mentions(&rest[..link], &GAP_POLICY_WORDS) {
@@ -744,7 +745,8 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
         return false;
     }
     let after_value = &after_link[value_end..];
-    if value.is_empty() || is_placeholder(value) || is_next_key(value, after_value) {
+    let next = is_next_key(value, after_value) || super::credentials::is_next_setting(value);
+    if value.is_empty() || is_placeholder(value) || next {
         return false;
     }
     if numeric_only {
@@ -789,12 +791,20 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     }
 }
 
+/// `= DB_NAME=mes`, `= socket = …` right after a password setting's name:
+/// the setting is empty and the next one's name follows (`:=` and `: 生产:`
+/// are no such thing).
+static EMPTY_SETTING: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"^\s*[=:](?:\s+|$)[A-Za-z_][\w.\-]*\s*=(?:\s|[^=]|$)"));
+
 /// `DB_PASSWORD= DB_NAME=mes`, `password = socket = …`: the setting is
 /// empty and the next one's name follows (line breaks folded into spaces).
 fn is_next_key(value: &str, after_value: &str) -> bool {
-    after_value.trim_start().starts_with(['=', ':'])
-        && value.starts_with(|c: char| c.is_ascii_alphabetic())
-        && value.chars().all(|c| c.is_ascii_alphabetic() || matches!(c, '_' | '.' | '-'))
+    let env_name = value.contains('_')
+        && value.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    after_value.trim_start().starts_with('=')
+        && !after_value.trim_start().starts_with("==")
+        && (env_name || super::credentials::is_next_setting(&format!("{value}=")))
 }
 
 /// A program asking for a password (`Enter password:`, `[sudo] password
@@ -803,9 +813,23 @@ fn is_next_key(value: &str, after_value: &str) -> bool {
 fn is_prompt(text: &str, word_start: usize, rest: &str) -> bool {
     let before = text[..word_start].to_ascii_lowercase();
     let before = before.trim_end();
-    ["enter", "[sudo]", "enter your", "enter the"].iter().any(|p| before.ends_with(p))
-        || rest.to_ascii_lowercase().starts_with(" for user ")
+    let output = PROGRAM_OUTPUT.is_match(rest);
+    before.ends_with("[sudo]")
+        || (before.ends_with("enter") && output)
+        || PSQL_PROMPT.is_match(rest)
 }
+
+/// What a program prints after asking for a password (the typed password
+/// is never echoed): `Enter password: Welcome to the MySQL monitor`.
+static PROGRAM_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)^\s*:\s*(?:welcome|error|warning|access\s+denied|mysql|psql|login|last\s+login|connected)\b",
+    )
+});
+
+/// psql's prompt, `Password for user report:`, followed by its output.
+static PSQL_PROMPT: LazyLock<Regex> =
+    LazyLock::new(|| super::re(r"(?i)^\s+for\s+user\s+\S+:\s*(?:psql|error|fatal|$)"));
 
 /// Something that can be a password: it holds a letter or digit, does not
 /// start like a path, an address or a list (`/PIN/passcode`, `@host`), and

@@ -76,7 +76,11 @@ impl Carried {
             if value_words(text).is_empty() && spelled_out(text).is_empty() && plain.is_empty() {
                 continue;
             }
-            compact.push(compact_form(text));
+            let form = compact_form(text);
+            // ROT13 and every other letter shift (`Purrfr*2025` for
+            // `Cheese*2025`): the digits stay, the letters move.
+            compact.extend((1..26).map(|k| shifted(&form, k)));
+            compact.push(form);
             for plain in plain {
                 runs.extend(digit_runs(&digits_view(&plain)));
                 compact.push(compact_form(&plain));
@@ -178,6 +182,15 @@ fn spelled_out(text: &str) -> Vec<String> {
         current.clear();
     }
     found
+}
+
+/// `compact` (lower-case letters and digits) with its letters shifted `k`
+/// places along the alphabet.
+fn shifted(compact: &str, k: u8) -> String {
+    compact
+        .bytes()
+        .map(|b| if b.is_ascii_lowercase() { (b - b'a' + k) % 26 + b'a' } else { b } as char)
+        .collect()
 }
 
 /// `text` lower-cased, with only its ASCII letters and digits.
@@ -287,6 +300,8 @@ mod tests {
             "hex 547230756234646f72263378",
             "b64 VHIwdWI0ZG9yJjN4",
             "T r 0 u b 4 d o r & 3 x",
+            "备份 Ge0ho4qbe&3k",
+            "Purrfr Ge0ho4qbe",
         ] {
             assert!(carries(text, SOURCE), "{text}");
         }

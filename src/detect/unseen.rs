@@ -56,6 +56,7 @@ impl Codes {
     fn of(text: &str) -> Codes {
         let text = view(text);
         let mut words: Vec<String> = parts(&text)
+            .chain(words_of_short_parts(&text))
             .filter(|p| is_code(p))
             .map(compact_form)
             .filter(|w| w.chars().count() >= MIN_CODE)
@@ -81,6 +82,17 @@ impl Codes {
 fn parts(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c.is_whitespace() || is_ideograph(c) || SEPARATORS.contains(c))
         .filter(|p| !p.is_empty())
+}
+
+/// Words all of whose [`parts`] are shorter than a code (`Us1vc-5eps-4y`):
+/// splitting them must not hide what they are together.
+fn words_of_short_parts(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || is_ideograph(c) || ",;，。、；".contains(c)).filter(
+        |w| {
+            let mut split = w.split(|c: char| SEPARATORS.contains(c));
+            split.clone().count() > 1 && split.all(|p| p.chars().count() < MIN_CODE)
+        },
+    )
 }
 
 /// Punctuation between the parts of a word.
@@ -118,7 +130,13 @@ const MIN_RUNS: usize = 4;
 /// hydrates and brackets (`Na2HPO4·12H2O`, `Ca(OH)2`, `K2Cr2O7`).
 fn is_chemical_formula(word: &str) -> bool {
     let mut rest = word.trim_matches(|c: char| !c.is_alphanumeric() && c != ')');
-    if !rest.starts_with(|c: char| c.is_ascii_uppercase() || c == '(') {
+    // Real formulas are short and count in ones and tens (`C12H22O11`),
+    // not `C84H114N48O117`.
+    let long_count = rest.split(|c: char| !c.is_ascii_digit()).any(|n| n.len() > 2);
+    if !rest.starts_with(|c: char| c.is_ascii_uppercase() || c == '(')
+        || rest.chars().count() > 20
+        || long_count
+    {
         return false;
     }
     let mut elements = 0;
@@ -165,7 +183,13 @@ fn compact_form(text: &str) -> String {
 /// and hex numbers written `0x…`.
 fn numbers_of(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| {
-        let hex = w.strip_prefix("0x").is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        let hex_digits = w
+            .strip_prefix("0x")
+            .or_else(|| w.strip_prefix("0X"))
+            .or_else(|| w.strip_prefix('x'))
+            .or_else(|| w.strip_prefix('X'));
+        let hex =
+            hex_digits.is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
         hex || (w.len() >= 2 && w.bytes().all(|b| b.is_ascii_digit()))
     })
 }
@@ -177,14 +201,22 @@ fn numbers_of(text: &str) -> impl Iterator<Item = &str> {
 fn spelled_runs(text: &str) -> Vec<String> {
     let mut runs = Vec::new();
     let mut run: Vec<&str> = Vec::new();
-    let words = text.split(|c: char| c.is_whitespace() || ",;，、".contains(c) || is_ideograph(c));
+    let words = text.split(|c: char| c.is_whitespace() || ",;，、/".contains(c) || is_ideograph(c));
+    let words = words.flat_map(|w| if is_morse(w) { vec![w] } else { w.split('-').collect() });
     for word in words.filter(|w| !w.is_empty()).chain([""]) {
         let single = word.len() == 1 && word.bytes().all(|b| b.is_ascii_alphanumeric());
         if single || is_spelling_word(word) {
             run.push(word);
             continue;
         }
-        let named = run.iter().filter(|w| is_spelling_word(w)).count();
+        // Dashes and dots alone are punctuation (`A -- B ...`); a Morse
+        // letter that mixes them is a letter.
+        let named = run
+            .iter()
+            .filter(|w| {
+                is_spelling_word(w) && (!is_morse(w) || (w.contains('.') && w.contains('-')))
+            })
+            .count();
         if run.len() >= MIN_SPELLED && named >= 2 {
             runs.push(run.iter().map(|w| compact_form(w) + &morse_form(w)).collect());
         }
@@ -406,6 +438,13 @@ mod tests {
             "手机 0x33747ab4e",
             "手机 6c1qrm",
             "证件 11O1O51949",
+            "Us1vc-5eps-4y",
+            "tango-romeo-zero-uniform-bravo-four",
+            "tango/romeo/zero/uniform/bravo/four",
+            "0X54 0X72 0X30 0X75 0X62 0X34",
+            "\\x54\\x72\\x30\\x75\\x62\\x34",
+            "&#x54;&#x72;&#x30;&#x75;&#x62;&#x34;",
+            "C84H114N48O117B98S52",
             "手机 13B1234",
             "thirteen eight, twelve thirty-four, fifty-six seventy-eight",
             "yi san ba yi er san si wu liu qi ba",
@@ -432,6 +471,7 @@ mod tests {
             "one or two short answers",
             "等级 A B C D E 五档",
             "Tanks one, two, three, four, five",
+            "A -- B -- C -- D ... done",
             "Buffer: Na2HPO4·12H2O 35.8 g, K2Cr2O7 method, C12H22O11, Ca(OH)2",
             "Upgraded all Log4j to 2.17.1 after Log4Shell; RTX4090, FY2026, 2027Q1",
             "ATCC53103, GB5009.5-2016, ISO22000:2018, YFL812, NaHCO3",
