@@ -84,15 +84,20 @@ fn parts(text: &str) -> impl Iterator<Item = &str> {
         .filter(|p| !p.is_empty())
 }
 
-/// Words all of whose [`parts`] are shorter than a code (`Us1vc-5eps-4y`):
-/// splitting them must not hide what they are together.
+/// Words of three short parts or more that each mix letters and digits,
+/// joined by `-`, `_` or `.` (`Us1vc-5eps-4y`): splitting them must not
+/// hide what they are together. Units (`cm3/(m2·d)`), lists of codes
+/// (`E339/E452`) and versions (`v2.3.1-rc1`) are not such words.
 fn words_of_short_parts(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_whitespace() || is_ideograph(c) || ",;，。、；".contains(c)).filter(
-        |w| {
-            let mut split = w.split(|c: char| SEPARATORS.contains(c));
-            split.clone().count() > 1 && split.all(|p| p.chars().count() < MIN_CODE)
-        },
-    )
+    text.split(|c: char| c.is_whitespace() || is_ideograph(c) || ",;，。、；/()·".contains(c))
+        .filter(|w| {
+            let parts: Vec<&str> = w.split(['-', '_', '.']).collect();
+            let mixed = |p: &&&str| {
+                p.chars().any(|c| c.is_ascii_digit()) && p.chars().any(char::is_alphabetic)
+            };
+            parts.iter().all(|p| p.chars().count() < MIN_CODE)
+                && parts.iter().filter(mixed).count() >= 3
+        })
 }
 
 /// Punctuation between the parts of a word.
@@ -475,6 +480,8 @@ mod tests {
             "Buffer: Na2HPO4·12H2O 35.8 g, K2Cr2O7 method, C12H22O11, Ca(OH)2",
             "Upgraded all Log4j to 2.17.1 after Log4Shell; RTX4090, FY2026, 2027Q1",
             "ATCC53103, GB5009.5-2016, ISO22000:2018, YFL812, NaHCO3",
+            "Emulsifying salts: trisodium citrate (E331) + phosphates (E339/E452)",
+            "OTR < 1 cm³/(m²·d), v2.3.1-rc1, x86_64-linux",
             "我们一起做实验，이 일은 중요해요",
             "おいしいヨーグルトをつくる",
         ] {
