@@ -20,6 +20,8 @@ pub enum AnswerProblem {
     Syntax { line: usize, column: usize },
     #[error("the answer is not the {schema} shape: {path} is missing or not an array")]
     Shape { schema: &'static str, path: &'static str },
+    #[error("the answer's JSON nests deeper than 128 levels")]
+    TooDeep,
 }
 
 /// Closing tags of the reasoning blocks servers leave in `content`.
@@ -74,6 +76,11 @@ fn the_one_object(text: &str) -> Result<Value, AnswerProblem> {
                 }
                 found = Some(value);
                 at = start + values.byte_offset();
+            }
+            // An object nested past serde's limit: its inner objects would
+            // parse, and the answer would read as the wrong shape (hm6 F8).
+            Some(Err(e)) if e.to_string().starts_with("recursion limit exceeded") => {
+                return Err(AnswerProblem::TooDeep);
             }
             Some(Err(e)) => {
                 first_error.get_or_insert_with(|| syntax(text, start, &e));
@@ -169,6 +176,13 @@ mod tests {
         let problem = json_object("note\n{\"slips\": [SECRET-CANARY").unwrap_err();
         assert!(matches!(problem, AnswerProblem::Syntax { line: 2, .. }), "{problem:?}");
         assert!(!problem.to_string().contains("CANARY"));
+    }
+
+    #[test]
+    fn an_answer_nested_too_deep_says_so() {
+        let deep =
+            format!("{{\"operations\": [], \"x\": {}1{}}}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(json_object(&deep), Err(AnswerProblem::TooDeep));
     }
 
     #[test]
