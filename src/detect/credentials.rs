@@ -266,6 +266,9 @@ fn is_filler(token: &str) -> bool {
 /// Whether `at` lies in a JSON Web Key without its private member (`"d"`):
 /// the coordinates and modulus of a public key are random-looking and public.
 fn in_public_jwk(words: &str, at: usize) -> bool {
+    if !words.contains("\"kty\"") {
+        return false;
+    }
     let (Some(open), Some(close)) = (words[..at].rfind('{'), words[at..].find('}')) else {
         return false;
     };

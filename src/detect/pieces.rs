@@ -76,11 +76,7 @@ impl Carried {
             if value_words(text).is_empty() && spelled_out(text).is_empty() && plain.is_empty() {
                 continue;
             }
-            let form = compact_form(text);
-            // ROT13 and every other letter shift (`Purrfr*2025` for
-            // `Cheese*2025`): the digits stay, the letters move.
-            compact.extend((1..26).map(|k| shifted(&form, k)));
-            compact.push(form);
+            compact.push(compact_form(text));
             for plain in plain {
                 runs.extend(digit_runs(&digits_view(&plain)));
                 compact.push(compact_form(&plain));
@@ -109,7 +105,13 @@ impl Carried {
             t.windows(len).any(|window| {
                 let piece: String = window.iter().collect();
                 let telling = piece.bytes().any(|b| b.is_ascii_digit()) || len >= 8;
-                telling && self.compact.iter().any(|c| c.contains(&piece))
+                // ROT13 and every other letter shift (`Purrfr*2025` for
+                // `Cheese*2025`): the digits stay, the letters move.
+                telling
+                    && (0..26).any(|k| {
+                        let piece = shifted(&piece, k);
+                        self.compact.iter().any(|c| c.contains(&piece))
+                    })
             })
         })
     }

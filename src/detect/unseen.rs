@@ -54,6 +54,17 @@ struct Codes {
 
 impl Codes {
     fn of(text: &str) -> Codes {
+        // Without a Latin letter, a digit, a dot, a dash, kana or hangul a
+        // text holds no code (most Chinese sentences): spare the view.
+        let may_hold_one = text.chars().any(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '.' | '-' | '\u{3040}'..='\u{30ff}' | '\u{ac00}'..='\u{d7af}')
+                || c.is_numeric()
+                || c.is_alphabetic() && !is_ideograph(c)
+        });
+        if !may_hold_one {
+            return Codes { words: Vec::new(), names: Vec::new(), numbers: Vec::new() };
+        }
         let text = view(text);
         let mut words: Vec<String> = parts(&text)
             .chain(words_of_short_parts(&text))
@@ -207,7 +218,11 @@ fn spelled_runs(text: &str) -> Vec<String> {
     let mut runs = Vec::new();
     let mut run: Vec<&str> = Vec::new();
     let words = text.split(|c: char| c.is_whitespace() || ",;，、/".contains(c) || is_ideograph(c));
-    let words = words.flat_map(|w| if is_morse(w) { vec![w] } else { w.split('-').collect() });
+    // `thirty-four` is two digit names; a Morse letter keeps its dashes.
+    let words = words.flat_map(|w| {
+        let morse = is_morse(w);
+        w.split(move |c| !morse && c == '-')
+    });
     for word in words.filter(|w| !w.is_empty()).chain([""]) {
         let single = word.len() == 1 && word.bytes().all(|b| b.is_ascii_alphanumeric());
         if single || is_spelling_word(word) {
