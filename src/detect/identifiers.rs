@@ -803,7 +803,11 @@ fn has_iban(words: &str) -> bool {
 fn iban_valid(iban: &str) -> bool {
     let compact: String =
         iban.chars().filter(|c| !c.is_whitespace()).map(|c| c.to_ascii_uppercase()).collect();
-    if !(15..=34).contains(&compact.len()) || !compact.bytes().skip(4).any(|b| b.is_ascii_digit()) {
+    // `\d` also matches other scripts' digits (`QG𑛂5…`): an IBAN is ASCII.
+    if !compact.is_ascii()
+        || !(15..=34).contains(&compact.len())
+        || !compact.bytes().skip(4).any(|b| b.is_ascii_digit())
+    {
         return false;
     }
     let (head, tail) = compact.split_at(4);
@@ -1150,6 +1154,12 @@ const ENGLISH_WORDS: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_iban_shape_with_another_scripts_digit_is_no_iban_and_no_panic() {
+        assert!(!iban_valid("QG\u{116C2}5PASSWORDISXXXX"));
+    }
+
     use super::super::view::Views;
     use super::*;
 
