@@ -46,7 +46,7 @@ impl SeenValues {
         now: Time,
         texts: &[&str],
     ) -> Result<Arc<Vec<String>>, Error> {
-        if !detect::may_carry_a_piece(texts) && !detect::may_write_a_code(texts) {
+        if !detect::needs_what_the_user_said(texts) {
             return Ok(Arc::default());
         }
         if let Some(kept) = self.lock().get(user_id) {

@@ -170,7 +170,7 @@ impl<S: Store> StageTwo<'_, S> {
         proposals: &[Item<Proposal>],
     ) -> Result<Vec<String>, Error> {
         let texts: Vec<&str> = proposals.iter().filter_map(proposed_text).collect();
-        if !detect::may_carry_a_piece(&texts) && !detect::may_write_a_code(&texts) {
+        if !detect::needs_what_the_user_said(&texts) {
             return Ok(Vec::new());
         }
         crate::seen::messages_with_values(self.store, self.config, user_id, now).await

@@ -33,6 +33,13 @@ mod view;
 
 pub use pieces::{carries_a_piece, may_carry_a_piece};
 pub use unseen::{may_write_a_code, writes_an_unseen_code};
+
+/// Whether a model's `texts` need the user's messages with values read:
+/// one could carry a piece of a value ([`carries_a_piece`]) or write a code
+/// ([`writes_an_unseen_code`]). Most texts do neither.
+pub fn needs_what_the_user_said(texts: &[&str]) -> bool {
+    may_carry_a_piece(texts) || may_write_a_code(texts)
+}
 pub use view::{digits_view, view};
 
 use regex::Regex;
