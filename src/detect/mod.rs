@@ -305,6 +305,27 @@ mod tests {
             None,
         );
         check(
+            " name | dept |  pw\n------+------+-----------\n 高翔 | 微生物 | Xk9#mq2Lz\n(1 row)",
+            Some(Category::Password),
+        );
+        check(
+            "name | pw ------+----------- 高翔 | Xk9#mq2Lz 李雷 | Ab7$kk2Pq (2 rows)",
+            Some(Category::Password),
+        );
+        check(
+            "+------+-----------+ | name | 密码 | +------+-----------+ | 高翔 | Xk9#mq2Lz | \
+             +------+-----------+ 1 row in set (0.00 sec)",
+            Some(Category::Password),
+        );
+        check(
+            "select name, phone from staff; name | phone ------+------------- 高翔 | 19585054455 (1 row)",
+            Some(Category::Phone),
+        );
+        check(
+            " batch | ph | result\n-----------+------+--------\n L24091501 | 4.55 | pass\n(1 row)",
+            None,
+        );
+        check(
             "O estoque atual de açúcar no armazém 2 é de 9,6 toneladas.",
             Some(Category::LiveBusinessFact),
         );

@@ -546,41 +546,114 @@ fn with_overridden_reversed(text: &str, words: String) -> String {
 /// patterns read. Rows end at line breaks, at a written `\n` in text
 /// pasted from a JSON string, or, in a text whose line breaks were folded
 /// into spaces as stored texts are, where one row's closing `|` meets the
-/// next row's opening one (`… | Wf_lims2024! | | LIMS | …`).
+/// next row's opening one (`… | Wf_lims2024! | | LIMS | …`). A query's
+/// output as psql and mysql print it is read the same way ([`aligned_rows`]).
 fn with_table_cells_labelled(words: String) -> String {
-    if words.matches('|').count() < 4 {
-        return words;
+    let mut out = words.clone();
+    if let Some((header, body)) = aligned_rows(&words) {
+        push_labelled_cells(&mut out, &header, &body);
     }
-    let cells = |row: &str| -> Vec<String> {
-        let row = row.trim().trim_matches('|');
-        row.split('|').map(|c| c.trim().to_owned()).collect()
-    };
+    if words.matches('|').count() < 4 {
+        return out;
+    }
     let is_rule =
         |row: &[String]| row.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')));
     let rows_of = |lines: Vec<&str>| -> Vec<Vec<String>> {
         lines
             .into_iter()
             .filter(|line| line.matches('|').count() >= 2)
-            .map(cells)
+            .map(table_cells)
             .filter(|row| !is_rule(row))
             .collect()
     };
     let mut rows = rows_of(words.split('\n').flat_map(|line| line.split("\\n")).collect());
     if rows.len() < 2 {
-        static ROW_BREAK: std::sync::LazyLock<regex::Regex> =
-            std::sync::LazyLock::new(|| super::re(r"\|\s+\|"));
         rows = rows_of(ROW_BREAK.split(&words).collect());
     }
-    let Some((header, body)) = rows.split_first() else { return words };
-    let mut out = words.clone();
-    for row in body.iter().filter(|row| row.len() == header.len()) {
+    if let Some((header, body)) = rows.split_first() {
+        let body: Vec<Vec<String>> =
+            body.iter().filter(|row| row.len() == header.len()).cloned().collect();
+        push_labelled_cells(&mut out, header, &body);
+    }
+    out
+}
+
+/// Where one row of a folded table ends and the next begins: `| |`.
+static ROW_BREAK: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| super::re(r"\|\s+\|"));
+
+/// A table row's cells, trimmed, without the outer bars.
+fn table_cells(row: &str) -> Vec<String> {
+    let row = row.trim().trim_matches('|');
+    row.split('|').map(|c| c.trim().to_owned()).collect()
+}
+
+/// `\nheader: cell;` for every non-empty cell of `rows` under its header,
+/// after a `;` that ends the text's last word (a last cell `Pass` is no
+/// `pass` before the first label's value).
+fn push_labelled_cells(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+    if !rows.is_empty() {
+        out.push(';');
+    }
+    for row in rows {
         for (name, cell) in header.iter().zip(row) {
             if !name.is_empty() && !cell.is_empty() {
                 out.push_str(&format!("\n{name}: {cell};"));
             }
         }
     }
-    out
+}
+
+/// The header and rows of a query's output as psql and mysql print it: the
+/// header over a rule of dashes joined by `+` (psql's `------+-------`), or
+/// between two rules with outer `+` (mysql's `+------+-------+`), then the
+/// rows, which a folded text runs together. psql's rows have no outer bars,
+/// so where one row's last cell meets the next row's first, the two make
+/// one cell, read as the row's last and the next row's first
+/// (`19585054455 李雷` under `phone` and under `name`).
+fn aligned_rows(words: &str) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    static RULE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| super::re(r"\+?-{2,}(?:\+-{2,})+\+?"));
+    static FOOTER: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| super::re(r"(?i)\(\d+ rows?\)|\d+ rows? in set|empty set"));
+    let mut rules = RULE.find_iter(words);
+    let first = rules.next()?;
+    let columns = first.as_str().trim_matches('+').split('+').count();
+    let bars_around = first.as_str().starts_with('+');
+    let (header_text, body_start) = match rules.next() {
+        Some(second) if bars_around => (&words[first.end()..second.start()], second.end()),
+        _ => {
+            let before = &words[..first.start()];
+            (before.rsplit('\n').next()?.rsplit("\\n").next()?, first.end())
+        }
+    };
+    let mut header = table_cells(header_text);
+    header = header.split_off(header.len().checked_sub(columns)?);
+    header[0] = header[0].rsplit(char::is_whitespace).next()?.to_owned();
+    let body = RULE.replace_all(&words[body_start..], "\n");
+    let body = FOOTER.replace_all(&body, "\n");
+    let mut rows = Vec::new();
+    for line in body.split('\n').flat_map(|line| line.split("\\n")) {
+        let pieces: Vec<&str> =
+            if bars_around { ROW_BREAK.split(line).collect() } else { vec![line] };
+        for piece in pieces.into_iter().filter(|p| p.contains('|')) {
+            rows.extend(rows_sharing_cells(table_cells(piece), columns));
+        }
+    }
+    (!rows.is_empty()).then_some((header, rows))
+}
+
+/// `cells` as rows of `columns`, where rows run together share a cell (see
+/// [`aligned_rows`]); none when the count fits no number of rows.
+fn rows_sharing_cells(cells: Vec<String>, columns: usize) -> Vec<Vec<String>> {
+    if cells.len() == columns {
+        return vec![cells];
+    }
+    let step = columns.saturating_sub(1);
+    if step == 0 || cells.len() < columns || !(cells.len() - 1).is_multiple_of(step) {
+        return Vec::new();
+    }
+    (0..(cells.len() - 1) / step).map(|r| cells[r * step..=r * step + step].to_vec()).collect()
 }
 
 /// The words view with, after it, every XML element of text alone under
