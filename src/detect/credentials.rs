@@ -553,10 +553,14 @@ fn is_wordish(part: &str) -> bool {
 }
 
 /// How many capitalised words of three or more letters a token holds
-/// (`ProcessRecipeLifecycle2Handler3Impl` holds six).
+/// (`ProcessRecipeLifecycle2Handler3Impl` holds six), counted only when
+/// such words make up most of its letters: a generated value's capitals
+/// also start runs of small letters (`QPRZOPTieaMFTjBunxdjbJCtopx2KJoi`
+/// holds `Tiea`, `Bunxdjb`, `Ctopx`), among capitals that start none, and
+/// its runs are often unpronounceable (`nxdjb`).
 fn camel_words(token: &str) -> usize {
     let chars: Vec<char> = token.chars().collect();
-    let mut count = 0;
+    let (mut count, mut covered) = (0, 0);
     let mut i = 0;
     while i < chars.len() {
         if chars[i].is_ascii_uppercase() {
@@ -564,15 +568,23 @@ fn camel_words(token: &str) -> usize {
             while j < chars.len() && chars[j].is_ascii_lowercase() {
                 j += 1;
             }
-            if j - i >= 4 && has_vowel(&chars[i..j]) {
+            if j - i >= 4 && has_vowel(&chars[i..j]) && longest_consonant_run(&chars[i..j]) <= 4 {
                 count += 1;
+                covered += j - i;
             }
             i = j;
         } else {
             i += 1;
         }
     }
-    count
+    let letters = chars.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    if covered * 5 >= letters * 3 { count } else { 0 }
+}
+
+/// The most consonants in a row (`y` counts as a vowel: `Rhythm`, `Glycol`).
+fn longest_consonant_run(chars: &[char]) -> usize {
+    let consonant = |c: &char| c.is_ascii_alphabetic() && !"aeiouyAEIOUY".contains(*c);
+    chars.split(|c| !consonant(c)).map(<[char]>::len).max().unwrap_or(0)
 }
 
 fn has_vowel(chars: &[char]) -> bool {
@@ -673,6 +685,9 @@ mod tests {
         assert!(looks_like_name("Yogurt_Texture_Study_2024Q3_v2_Final.xlsx"));
         assert!(looks_like_name("ProcessRecipeLifecycle2Handler3Impl"));
         assert!(!looks_like_name("Xk9mP2qR7vL4nW8sT3yB6cF1hJ5"));
+        assert!(!looks_like_name("QPRZOPTieaMFTjBunxdjbJCtopx2KJoi"));
+        assert!(looks_like_name("MyHTTPServerConfigV2Handler"));
+        assert!(looks_like_name("StrengthTestSchwarzwald"));
     }
 
     #[test]
