@@ -64,6 +64,23 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "llamame",
     "movil",
     "celular",
+    "cellulare",
+    "komorki",
+    "komorka",
+    "komorkowy",
+    "mobiele nummer",
+    "mobiel",
+    "telefoonnummer",
+    "telefonnummer",
+    "telepon",
+    "dien thoai",
+    "телефон",
+    "мобильный",
+    "сотовый",
+    "هاتف",
+    "جوال",
+    "เบอร์",
+    "โทร",
     "電話",
     "携帯",
     "전화",
@@ -172,6 +189,29 @@ static CARD_WORDS: WordSet = WordSet::new(&[
     "paid with",
     "扣款",
     "付款卡",
+    "atm",
+    "tarjeta",
+    "kreditkarte",
+    "kartennummer",
+    "carte bancaire",
+    "numero de carte",
+    "carte bleue",
+    "cartao",
+    "carta di credito",
+    "карта",
+    "карты",
+    "карту",
+    "kredi karti",
+    "kart numarasi",
+    "karta",
+    "karty",
+    "creditcard",
+    "kartu kredit",
+    "kartu debit",
+    "บัตรเครดิต",
+    "بطاقة",
+    "カード",
+    "카드",
 ]);
 
 /// Words anywhere in a text that name a payment card or a charge to one.
@@ -194,6 +234,28 @@ static CARD_NAMES: WordSet = WordSet::new(&[
     "pay with",
     "paid with",
     "bill to",
+    "tarjeta",
+    "kreditkarte",
+    "kartennummer",
+    "carte bancaire",
+    "numero de carte",
+    "carte bleue",
+    "cartao",
+    "carta di credito",
+    "карта",
+    "карты",
+    "карту",
+    "kredi karti",
+    "kart numarasi",
+    "karta",
+    "karty",
+    "creditcard",
+    "kartu kredit",
+    "kartu debit",
+    "บัตรเครดิต",
+    "بطاقة",
+    "カード",
+    "카드",
 ]);
 
 /// Words that say a number is a technical identifier or a count: a batch,
@@ -298,6 +360,18 @@ static TECH_WORDS: WordSet = WordSet::new(&[
     "证书",
     "备案",
     "注册号",
+    "cnpj",
+    "ogrn",
+    "огрн",
+    "кпп",
+    "siret",
+    "siren",
+    "regon",
+    "krs",
+    "npwp",
+    "kvk",
+    "ust-idnr",
+    "vat",
 ]);
 
 /// The identifier category of the first number in `views` that is one.
@@ -415,6 +489,12 @@ fn has_phone(run: &NumberRun) -> bool {
     // phone with a word that says so, or a Chinese mobile without one.
     let read_out =
         run.uniform_separators && run.groups.len() >= 5 && run.groups.iter().all(|&g| g <= 2);
+    let named_in_sentence = !technical
+        && mentions(&run.sentence_before, &PHONE_NOUNS)
+        && !mentions(&run.sentence_before, &MEETING_WORDS);
+    if named_in_sentence && run.groups.len() >= 2 && in_a_national_plan(&run.digits) {
+        return true;
+    }
     (read_out && (labelled || is_chinese_mobile(&run.digits))
         || (labelled && run.groups.len() >= 7 && run.groups.iter().all(|&g| g == 1)))
         && is_phone_number(&run.digits, run.plus, &run.groups, true)
@@ -483,6 +563,76 @@ fn is_phone_number(digits: &str, plus: bool, groups: &[usize], labelled: bool) -
             && groups.len() >= 3
             && NATIONAL_FORMATS.iter().any(|&region| valid_in(Some(region), digits)))
         || (labelled && (7..=13).contains(&n))
+}
+
+/// Nouns that name a phone number from anywhere in its sentence (`Il
+/// cellulare del dott. Bianchi è 333 126 9060`), unlike verbs such as
+/// `call` or `contact`, which take other objects.
+static PHONE_NOUNS: WordSet = WordSet::new(&[
+    "电话",
+    "手机",
+    "phone",
+    "mobile",
+    "cell",
+    "telephone",
+    "telefon",
+    "telefono",
+    "telefone",
+    "telemovel",
+    "celular",
+    "movil",
+    "cellulare",
+    "handy",
+    "komorki",
+    "mobiele nummer",
+    "telefoonnummer",
+    "telepon",
+    "dien thoai",
+    "телефон",
+    "мобильный",
+    "هاتف",
+    "جوال",
+    "電話",
+    "携帯",
+    "전화",
+    "휴대폰",
+    "whatsapp",
+]);
+
+/// Countries whose national numbering plan a grouped number with a phone
+/// noun in its sentence is checked against: the ones whose languages the
+/// detectors read.
+const SENTENCE_LABEL_REGIONS: [Id; 24] = [
+    Id::CN,
+    Id::US,
+    Id::GB,
+    Id::DE,
+    Id::FR,
+    Id::ES,
+    Id::IT,
+    Id::PT,
+    Id::BR,
+    Id::NL,
+    Id::PL,
+    Id::RU,
+    Id::TR,
+    Id::JP,
+    Id::KR,
+    Id::VN,
+    Id::TH,
+    Id::ID,
+    Id::SA,
+    Id::AE,
+    Id::EG,
+    Id::MX,
+    Id::IN,
+    Id::AU,
+];
+
+/// A valid number in one of [`SENTENCE_LABEL_REGIONS`]' national plans.
+fn in_a_national_plan(digits: &str) -> bool {
+    (7..=13).contains(&digits.len())
+        && SENTENCE_LABEL_REGIONS.iter().any(|&region| valid_in(Some(region), digits))
 }
 
 /// Countries whose numbers are written nationally with a trunk `0` and in
@@ -701,13 +851,79 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// passports): a label and six to twelve digits, maybe between letters.
 static LABELLED_ID: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号|(?-i:\bCPF\b)|(?-i:\bDNI\b)|(?-i:\bNIE\b)|\bmykad\b|s[ée]curit[ée]\s+sociale|(?-i:\bNIR\b)|\bpesel\b|(?-i:\bBSN\b)|codice\s+fiscale|personnummer|(?-i:\bMy\s?Number\b)|マイナンバー|(?-i:\bCURP\b)|(?-i:\bCPR\b)|(?-i:\bTFN\b)|\bsteuer-?id\b)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,30}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s.\-]?\d){5,14}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
+        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号|(?-i:\bCPF\b)|(?-i:\bDNI\b)|(?-i:\bNIE\b)|\bmykad\b|s[ée]curit[ée]\s+sociale|(?-i:\bNIR\b)|\bpesel\b|(?-i:\bBSN\b)|codice\s+fiscale|personnummer|(?-i:\bMy\s?Number\b)|マイナンバー|(?-i:\bCURP\b)|(?-i:\bCPR\b)|(?-i:\bTFN\b)|\bsteuer-?id\b|steueridentifikationsnummer|personalausweis|numero\s+de\s+secu\b|снилс|паспорт|个人番号|\bcccd\b|can\s+cuoc|บัตรประชาชน|رقم\s+(?:الهوية|هويتي)|الهوية\s+الوطنية|\bNIF\b|\bNIK\b|kimlik|주민등록번호|주민번호|身分证)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,40}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s.\-]?\d){5,16}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
     )
 });
 
+/// An Italian codice fiscale: surname, name, birth date and place, and a
+/// check letter (`RSSMRC81A23F205J`), in either case.
+static CODICE_FISCALE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)\b([A-Z]{6}[0-9]{2}[ABCDEHLMPRST][0-9]{2}[A-Z][0-9]{3})([A-Z])\b")
+});
+
+/// A German identity card's number after its label: nine characters of its
+/// alphabet and a check digit (`Y8KMZ4XK39`).
+static PERSONALAUSWEIS: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:personalausweis|ausweisnummer|ausweis-nr)[^\n0-9,;.]{0,40}?\b((?-i:[CFGHJKLMNPRTVWXYZ0-9]{9}))([0-9])\b",
+    )
+});
+
+/// A Russian passport's series and number after its name (`паспорт …
+/// серия 50 23 № 938990`; NFKC reads `№` as `No`).
+static RUSSIAN_PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)паспорт[^\n]{0,40}?сери[яи]\s*[0-9]{2}\s?[0-9]{2}\s*(?:no|n)?\.?\s*[0-9]{6}")
+});
+
+/// A Russian taxpayer number of a person (twelve digits; an organisation's
+/// has ten and is public) after its name.
+static RUSSIAN_INN: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(r"(?i)(?:^|[^\p{Cyrillic}])инн(?:$|[^\p{Cyrillic}])[^\n0-9]{0,30}?\b([0-9]{12})\b")
+});
+
+/// The two check digits of a person's INN.
+fn is_russian_inn(digits: &str) -> bool {
+    let d: Vec<u32> = digits.bytes().map(|b| u32::from(b - b'0')).collect();
+    let check = |weights: &[u32]| weights.iter().zip(&d).map(|(w, x)| w * x).sum::<u32>() % 11 % 10;
+    d.len() == 12
+        && check(&[7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) == d[10]
+        && check(&[3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) == d[11]
+}
+
+/// The codice fiscale's check letter: odd places (from one) by a table of
+/// their own, even places by their value.
+fn is_codice_fiscale(body: &str, check: &str) -> bool {
+    const ODD: [u32; 26] = [
+        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24,
+        23,
+    ];
+    let value = |c: u8| match c {
+        b'0'..=b'9' => u32::from(c - b'0'),
+        _ => u32::from(c.to_ascii_uppercase() - b'A'),
+    };
+    let sum: u32 = body
+        .bytes()
+        .enumerate()
+        .map(|(i, c)| if i % 2 == 0 { ODD[value(c) as usize] } else { value(c) })
+        .sum();
+    check.bytes().next().is_some_and(|c| u32::from(c.to_ascii_uppercase() - b'A') == sum % 26)
+}
+
+/// The German identity card's check digit: weights 7, 3, 1 over the
+/// characters' values (letters from 10).
+fn is_personalausweis(body: &str, check: &str) -> bool {
+    let value = |c: u8| match c {
+        b'0'..=b'9' => u32::from(c - b'0'),
+        _ => u32::from(c - b'A') + 10,
+    };
+    let sum: u32 = body.bytes().zip([7, 3, 1].iter().cycle()).map(|(c, w)| value(c) * w).sum();
+    check.parse::<u32>().is_ok_and(|d| d == sum % 10)
+}
+
 /// Other national identity numbers that carry a check digit or a label:
-/// Taiwan and Hong Kong IDs (checksummed), US social security numbers in
-/// their 3-2-4 form with valid ranges, passport numbers after a label.
+/// Taiwan and Hong Kong IDs, Italian codici fiscali and German identity
+/// cards (checksummed), US social security numbers in their 3-2-4 form with
+/// valid ranges, passport numbers after a label.
 fn has_foreign_id(words: &str) -> bool {
     TAIWAN_ID.captures_iter(words).any(|c| is_taiwan_id(&c[1], &c[2]))
         || HONG_KONG_ID.captures_iter(words).any(|c| is_hong_kong_id(&c[1], &c[2], &c[3]))
@@ -715,6 +931,10 @@ fn has_foreign_id(words: &str) -> bool {
         || LABELLED_ID.captures_iter(words).any(|c| !is_date(&c["id"]))
         || US_SSN.captures_iter(words).any(|c| is_ssn(&c[1], &c[2], &c[3]))
         || PASSPORT.is_match(words)
+        || CODICE_FISCALE.captures_iter(words).any(|c| is_codice_fiscale(&c[1], &c[2]))
+        || PERSONALAUSWEIS.captures_iter(words).any(|c| is_personalausweis(&c[1], &c[2]))
+        || RUSSIAN_PASSPORT.is_match(words)
+        || RUSSIAN_INN.captures_iter(words).any(|c| is_russian_inn(&c[1]))
 }
 
 /// `2026-11-20`, `20261129`: a date after a document's name (a renewal
@@ -833,10 +1053,14 @@ fn in_card_range(digits: &str) -> bool {
         b'4' => matches!(n, 13 | 16 | 19),
         b'5' => match prefix(2) {
             51..=55 => n == 16,
-            50 | 56..=58 => (12..=19).contains(&n),
+            50 | 56..=59 => (12..=19).contains(&n),
             _ => false,
         },
-        b'2' => (2221..=2720).contains(&prefix(4)) && n == 16,
+        // Mastercard's 2-series; Mir.
+        b'2' => {
+            (2221..=2720).contains(&prefix(4)) && n == 16
+                || (2200..=2204).contains(&prefix(4)) && (16..=19).contains(&n)
+        }
         b'3' => match prefix(2) {
             34 | 37 => n == 15,
             35 => (3528..=3589).contains(&prefix(4)) && (16..=19).contains(&n),
@@ -881,11 +1105,11 @@ static SPACED_OUT: LazyLock<Regex> =
     LazyLock::new(|| super::re(r"(?:[A-Za-z0-9@._\-] ){5,}[A-Za-z0-9@._\-]"));
 
 /// An address with its `@` or dots disguised: `(at)`, `[at]`, `{at}`,
-/// ` at `, `#`, `艾特`; `(dot)`, `[dot]`, ` dot `, `点`, ` .com`.
+/// ` at `, `#`, `艾特`, ` chiocciola `, ` arobase `; `(dot)`, `[dot]`,
+/// ` dot `, ` punto `, ` point `, `点`, ` .com`.
 static OBFUSCATED_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    let at =
-        r"(?:\s*(?:\(at\)|\[at\]|\{at\}|<at>|\(@\)|\[@\]|\{@\}|@|#|艾特|圈a|在|at)\s*|\s+at\s+)";
-    let dot = r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\s+period\s+|\s+\.\s*|\.)";
+    let at = r"(?:\s*(?:\(at\)|\[at\]|\{at\}|<at>|\(@\)|\[@\]|\{@\}|@|#|艾特|圈a|在|at)\s*|\s+at\s+|\s+(?:chiocciola|arobase|arroba|klammeraffe|malpa|собака)\s+)";
+    let dot = r"(?:\s*(?:\(dot\)|\[dot\]|\{dot\}|<dot>|\(\.\)|\[\.\]|点|。)\s*|\s+dot\s+|\s+period\s+|\s+(?:punto|point|punkt|ponto|punt|точка)\s+|\s+\.\s*|\.)";
     super::re(&format!(
         r"(?i)([a-z0-9][a-z0-9._%+\-]{{0,63}})({at})([a-z0-9][a-z0-9\-]{{0,62}}(?:{dot}[a-z0-9][a-z0-9\-]{{0,62}})*)({dot})([a-z]{{2,6}})\b"
     ))
@@ -944,12 +1168,33 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// top-level domain one of [`TLDS`] or of the common internationalised ones.
 static IDN_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)([\p{L}\p{N}][\p{L}\p{N}._%+\-]{0,63})\s?@\s?(?:[\p{L}\p{N}][\p{L}\p{N}\-]{0,62}\.)+(\p{L}{2,24})",
+        r"(?i)([\p{L}\p{N}][\p{L}\p{M}\p{N}._%+\-]{0,63})\s?@\s?(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}\-]{0,62}\.)+([\p{L}\p{M}]{2,24})",
     )
 });
 
-const IDN_TLDS: &[&str] =
-    &["中国", "中國", "公司", "网络", "網絡", "香港", "台湾", "台灣", "рф", "한국"];
+const IDN_TLDS: &[&str] = &[
+    "中国",
+    "中國",
+    "公司",
+    "网络",
+    "網絡",
+    "香港",
+    "台湾",
+    "台灣",
+    "рф",
+    "한국",
+    "ไทย",
+    "भारत",
+    "укр",
+    "срб",
+    "ελ",
+    "مصر",
+    "السعودية",
+    "امارات",
+    "ایران",
+    "新加坡",
+    "みんな",
+];
 
 fn has_idn_email(words: &str) -> bool {
     if !words.contains('@') || words.is_ascii() {

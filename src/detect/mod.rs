@@ -325,6 +325,22 @@ mod tests {
             " batch | ph | result\n-----------+------+--------\n L24091501 | 4.55 | pass\n(1 row)",
             None,
         );
+        check("Mật khẩu wifi phòng QC là Kf7%mmQ2xZ", Some(Category::Password));
+        check("Hasło do VPN w zakładzie to Tq38Lm!Zpx", Some(Category::Password));
+        check("Пароль от учётки склада: Melk%2022ET", Some(Category::Password));
+        check("Ich habe mein Passwort vergessen – wie kann ich es zurücksetzen?", None);
+        check("Il cellulare del dott. Rossi è 347 512 8830, chiamalo", Some(Category::Phone));
+        check("Телефон мастера смены, Сергея Ивановича: 8 (916) 245-18-37", Some(Category::Phone));
+        check("Dados: Laticínios Ltda., CNPJ 81.704.829/0001-77, Lavras/MG.", None);
+        check(
+            "Il mio codice fiscale è RSSMRA85T10A562S, per il rimborso",
+            Some(Category::NationalId),
+        );
+        check("Personalausweisnummer von Frau Kern: L01X00T47 7", None);
+        check("Мой ИНН — 500100732259, для договора", Some(Category::NationalId));
+        check("ООО «Молзавод», ИНН 7831901840, ОГРН 1027733982132", None);
+        check("scrivete a anna punto neri chiocciola caseificio punto it", Some(Category::Email));
+        check("Номер карты Мир: 2202 2036 7852 3697", Some(Category::BankCard));
         check(
             "O estoque atual de açúcar no armazém 2 é de 9,6 toneladas.",
             Some(Category::LiveBusinessFact),

@@ -16,15 +16,16 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|palavra-passe|mdp|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|lozinka|salasana|passord|adgangskode|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
 /// Links between a password word and its value that are words of their own
 /// (`is`, `是`, `:`, `改成了`, `set to`, `for the LIMS is`, and the same in
 /// German, French, Spanish and Korean: `fürs Labornetz ist`, `du poste, c'est`,
-/// `del portal es`, `는`).
-const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+[^:=\n]{1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
+/// `del portal es`, `는`). A dash between spaces ends the clause (`mein
+/// Passwort für das LIMS vergessen – wie kann ich es …`).
+const LINK_WORDS: &str = r"'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.
@@ -573,6 +574,11 @@ pub(super) fn has_password(text: &str) -> bool {
             complex_value(trim_value(&c[1]))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
         })
+        || PASSWORD_LATER_ELSEWHERE.captures_iter(text).any(|c| {
+            let value = trim_value(&c[1]);
+            (complex_value(value) || symbols_in_both_cases(value))
+                && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
+        })
         || table_password(text)
 }
 
@@ -618,6 +624,16 @@ static PASSWORD_LATER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A password word of another language, a link of its own further on in
+/// the sentence, and a complex value (`Mật khẩu wifi phòng lab là X`,
+/// `Hasło do sieci … to X`, `Passwort vom Login auf X zurückgesetzt`,
+/// `パスワードはX`). The words view has dropped the accents.
+static PASSWORD_LATER_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:passwort|kennwort|wachtwoord|has[lł]o|heslo|jelszo|lozinka|salasana|passord|senha|palavra-passe|\bmdp\b|mot de passe|contrase[nñ]a|\bclave\b|kata sandi|mat khau|sifre(?:si|m|niz)?|парол[ья]?|パスワード|(?-i:\bPW\b)|비밀번호|비번|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड)[^。.!?\n]{0,60}?(?:[:=：]|は|が|는|은|คือ|هي|\b(?:e|est|es|ist|lautet|jest|to|la|adalah|ialah|auf|op|это|—)\b)\s*([!-~]{6,})",
+    )
+});
+
 /// The same with `is`, `its` or `it's` before the value (`changed my
 /// password again, its Kefir#449 now`): only a value no name looks like.
 static PASSWORD_LATER_IS: LazyLock<Regex> = LazyLock::new(|| {
@@ -625,6 +641,19 @@ static PASSWORD_LATER_IS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:pass ?word|passwort|\bpwd?\b|密\s?码|口令)[^@。.!?\n][^。.!?\n]{0,59}?\b(?:is|its|it's|now)\s+([!-~]{6,})",
     )
 });
+
+/// A value of eight or more with a symbol and both cases (`fX@RWyleLUyQxZU`),
+/// which no word of a sentence is, nor a call in code (`Hash([]byte(pw))`).
+fn symbols_in_both_cases(value: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| value.as_bytes().iter().any(f);
+    value.len() >= 8
+        && has(u8::is_ascii_punctuation)
+        && !(value.contains('(') && value.contains(')'))
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && !value.contains("://")
+        && !is_placeholder(value)
+}
 
 /// A value that can only be a password: letters and digits, and a symbol
 /// or both cases.

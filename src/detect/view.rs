@@ -389,6 +389,10 @@ pub(crate) struct NumberRun {
     /// Up to [`CONTEXT`] characters after the number, within its sentence,
     /// lower-cased.
     pub after: String,
+    /// Up to three times [`CONTEXT`] characters before the number, within
+    /// its sentence, lower-cased: where a label stands far off (`Il
+    /// cellulare del dott. Bianchi è 333 …`).
+    pub sentence_before: String,
 }
 
 /// How much text around a number the detectors look at for keywords.
@@ -513,10 +517,14 @@ fn unescaped(text: &str) -> std::borrow::Cow<'_, str> {
         let code = match (hex, decimal, percent) {
             (Some(h), _, _) => u32::from_str_radix(h.as_str(), 16).ok(),
             (_, Some(d), _) => d.as_str().parse().ok(),
-            (_, _, Some(p)) => u32::from_str_radix(p.as_str(), 16).ok().filter(|&b| b < 0x80),
+            (_, _, Some(p)) => {
+                u32::from_str_radix(p.as_str(), 16).ok().filter(|&b| (0x21..0x7f).contains(&b))
+            }
             _ => None,
         };
-        // `Mocha%1287zd` is a value with a percent sign, not a control character.
+        // `Mocha%1287zd` is a value with a percent sign, not a control
+        // character, and `Melk%2022ET` one, not `Melk 22ET`: a percent
+        // escape is read only as a visible character.
         let shown = code.and_then(char::from_u32).filter(|ch| !ch.is_control());
         shown.map_or_else(|| c[0].to_owned(), String::from)
     })
@@ -790,6 +798,10 @@ fn number_runs(chars: &[char]) -> (String, Vec<NumberRun>) {
             .rev()
             .find(|&k| ends_sentence(chars[k]))
             .map_or(start.saturating_sub(CONTEXT), |k| k + 1);
+        let sentence_start = (start.saturating_sub(3 * CONTEXT)..start)
+            .rev()
+            .find(|&k| ends_sentence(chars[k]))
+            .map_or(start.saturating_sub(3 * CONTEXT), |k| k + 1);
         let context_end = (end..(end + CONTEXT).min(chars.len()))
             .find(|&k| ends_sentence(chars[k]))
             .unwrap_or((end + CONTEXT).min(chars.len()));
@@ -798,6 +810,7 @@ fn number_runs(chars: &[char]) -> (String, Vec<NumberRun>) {
             separators,
             before: chars[context_start..start].iter().collect::<String>().to_lowercase(),
             after: chars[end..context_end].iter().collect::<String>().to_lowercase(),
+            sentence_before: chars[sentence_start..start].iter().collect::<String>().to_lowercase(),
             digits: digits.clone(),
             groups,
             plus,
