@@ -142,6 +142,15 @@ mod dialect {
     ) -> Result<MappedMutexGuard<'_, SqliteConnection>, sqlx::Error> {
         let queued = tokio::time::timeout(WRITER_QUEUE_TIMEOUT, writer.held.lock());
         let mut held = queued.await.map_err(|_| sqlx::Error::PoolTimedOut)?;
+        if let Some(h) = held.as_mut()
+            && left_in_a_transaction(&mut h.conn).await
+            && let Some(h) = held.take()
+        {
+            tracing::warn!(
+                "the writer connection was left inside a failed transaction; it is closed and a new one opened"
+            );
+            let _ = h.conn.close().await;
+        }
         if held.as_ref().is_none_or(|h| h.since.elapsed() >= WRITER_HELD_FOR) {
             // Back to the pool first: the pool has one connection.
             *held = None;
@@ -155,6 +164,20 @@ mod dialect {
             let _ = std::fs::remove_file(&*writer.erased_marker);
         }
         Ok(conn)
+    }
+
+    /// Whether `conn` still counts a transaction that ended: SQLite rolls a
+    /// transaction back by itself on some errors (a full disk), and the
+    /// rollback sqlx then queues for the dropped transaction fails without
+    /// a word, leaving its count at one, so that every later `BEGIN` on the
+    /// connection fails ("non-zero transaction depth"). A statement first
+    /// lets a rollback still queued run.
+    async fn left_in_a_transaction(conn: &mut SqliteConnection) -> bool {
+        if !conn.is_in_transaction() {
+            return false;
+        }
+        let _ = sqlx::query("SELECT 1").execute(&mut *conn).await;
+        conn.is_in_transaction()
     }
 
     /// A transaction that takes the write lock at once. A deferred one that
@@ -248,4 +271,28 @@ mod body {
     use super::{SqliteStore as Backend, dialect};
     type Db = sqlx::Sqlite;
     include!("body.rs");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    /// A full disk makes SQLite roll a transaction back by itself; the
+    /// writer must not stay unusable after it (ops round 4, H2: every later
+    /// run failed with "non-zero transaction depth" until a restart).
+    #[tokio::test]
+    async fn the_writer_recovers_from_a_transaction_sqlite_rolled_back_by_itself() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let store = SqliteStore::open(&dir.path().join("t.db")).await.expect("the store opens");
+        {
+            let mut conn = dialect::writer(&store.writer).await.expect("the writer");
+            let mut tx = dialect::begin_write(&mut conn).await.expect("a write transaction");
+            // What SQLITE_FULL does inside the engine: the transaction ends
+            // without sqlx knowing.
+            sqlx::query("ROLLBACK").execute(&mut *tx).await.expect("the engine's own rollback");
+        }
+        store.apply(Vec::new()).await.expect("the next write goes through");
+        store.apply(Vec::new()).await.expect("and the one after it");
+    }
 }
