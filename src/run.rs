@@ -228,6 +228,7 @@ pub async fn run_once<S: Store>(
         extract_all(&stage_one, config, &clock, &cancel, progress),
     )
     .await?;
+    let model_down = outcomes.iter().any(|o| o.model_unavailable);
     for outcome in outcomes {
         summary.add(outcome);
     }
@@ -241,7 +242,7 @@ pub async fn run_once<S: Store>(
         owner,
         config,
         &clock,
-        consolidate_all(&stage_two, &users, config, &clock, &cancel),
+        consolidate_all(&stage_two, &users, config, &clock, &cancel, model_down),
     )
     .await;
     for outcome in user_outcomes {
@@ -392,10 +393,12 @@ async fn extract_all<S: Store>(
     let finished = AtomicUsize::new(0);
     let claimed = AtomicUsize::new(0);
     let unreachable = std::sync::atomic::AtomicBool::new(false);
+    let model_down = std::sync::atomic::AtomicBool::new(false);
     let stopped = || {
         cancel.is_cancelled()
             || spent.load(Ordering::Relaxed) >= budget
             || unreachable.load(Ordering::Relaxed)
+            || model_down.load(Ordering::Relaxed)
     };
     let claims = Claims {
         stage_one,
@@ -408,8 +411,8 @@ async fn extract_all<S: Store>(
     let outcomes: Vec<Result<Option<Outcome>>> = claims
         .stream(config, &stopped)
         .map(|candidate| {
-            let (spent, finished, claimed, unreachable) =
-                (&spent, &finished, &claimed, &unreachable);
+            let (spent, finished, claimed, unreachable, model_down) =
+                (&spent, &finished, &claimed, &unreachable, &model_down);
             async move {
                 let (candidate, read) = candidate?;
                 let span = tracing::info_span!(
@@ -419,12 +422,26 @@ async fn extract_all<S: Store>(
                 );
                 async move {
                     if stopped() {
-                        leave_for_next_run(stage_one, &candidate, cancel.is_cancelled()).await;
+                        let why = if cancel.is_cancelled() {
+                            "shutting down"
+                        } else if model_down.load(Ordering::Relaxed) {
+                            "the model cannot answer"
+                        } else if unreachable.load(Ordering::Relaxed) {
+                            "the database cannot be reached"
+                        } else {
+                            "token budget of this run spent"
+                        };
+                        leave_for_next_run(stage_one, &candidate, why).await;
                         return Ok(None);
                     }
                     let outcome = stage_one.conversation(&candidate, read, clock()).await;
                     if outcome.store_unreachable {
                         unreachable.store(true, Ordering::Relaxed);
+                    }
+                    if outcome.model_unavailable && !model_down.swap(true, Ordering::Relaxed) {
+                        tracing::error!(
+                            "the model cannot answer (see the conversation's reason): the run stops taking work and charges no conversation an attempt; check llm.base_url, llm.model and the API key"
+                        );
                     }
                     let cost = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
                     spent.fetch_add(cost, Ordering::Relaxed);
@@ -453,13 +470,12 @@ async fn extract_all<S: Store>(
 }
 
 /// Releases a claimed conversation the run will not work on.
-async fn leave_for_next_run<S: Store>(stage_one: &StageOne<'_, S>, c: &Candidate, stopping: bool) {
+async fn leave_for_next_run<S: Store>(stage_one: &StageOne<'_, S>, c: &Candidate, why: &str) {
     if let Some(owner) = stage_one.owner
         && let Err(e) = stage_one.store.release_claim(&c.conversation_id, owner).await
     {
         tracing::warn!(error = %e, "could not release the claim; it expires by itself");
     }
-    let why = if stopping { "shutting down" } else { "token budget of this run spent" };
     tracing::info!(reason = why, "conversation left for the next run");
 }
 
@@ -552,19 +568,33 @@ async fn consolidate_all<S: Store>(
     config: &Config,
     clock: &(impl Fn() -> Time + Sync),
     cancel: &CancellationToken,
+    model_down: bool,
 ) -> Vec<crate::consolidate::Outcome> {
+    let model_down = std::sync::atomic::AtomicBool::new(model_down);
+    let model_down = &model_down;
     futures::stream::iter(users)
         .map(|user_id| {
             let span = tracing::info_span!("user", user_id = %user_id);
             async move {
-                if cancel.is_cancelled() {
-                    tracing::info!(reason = "shutting down", "user left for the next run");
+                let why = if cancel.is_cancelled() {
+                    Some("shutting down")
+                } else if model_down.load(Ordering::Relaxed) {
+                    Some("the model cannot answer")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    tracing::info!(reason = why, "user left for the next run");
                     return crate::consolidate::Outcome {
                         ending: Ending::LeftForLater,
                         ..Default::default()
                     };
                 }
-                stage_two.user(user_id, clock()).await
+                let outcome = stage_two.user(user_id, clock()).await;
+                if outcome.model_unavailable {
+                    model_down.store(true, Ordering::Relaxed);
+                }
+                outcome
             }
             .instrument(span)
         })

@@ -14,6 +14,14 @@ pub enum StepFailure {
     Store(#[from] Error),
 }
 
+impl StepFailure {
+    /// The model cannot answer any call (see [`LlmError::is_unavailable`]):
+    /// no attempt is charged, and the run stops taking work.
+    pub fn model_unavailable(&self) -> bool {
+        matches!(self, StepFailure::Model(e) if e.is_unavailable())
+    }
+}
+
 /// How one conversation (stage one) or one user (stage two) ended in a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Ending {

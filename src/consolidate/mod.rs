@@ -29,6 +29,8 @@ pub struct Outcome {
     /// The newest of the user's `new` slips when the state was read: a failure
     /// is counted against it (spec §6 attempt limit).
     pub newest_new_slip: Option<String>,
+    /// The model could not answer any call: the run stops taking users.
+    pub model_unavailable: bool,
 }
 
 /// Stage two for one run.
@@ -65,6 +67,7 @@ impl<S: Store> StageTwo<'_, S> {
             self.count_attempt(user_id, now, &result, &outcome).await;
         }
         if let Err(failure) = result {
+            outcome.model_unavailable = failure.model_unavailable();
             tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
             outcome.ending = Ending::Failed(failure.to_string());
         }
@@ -79,8 +82,8 @@ impl<S: Store> StageTwo<'_, S> {
     }
 
     /// Counts a failure against the user's newest new slip (a race with a
-    /// person is not the user's fault and is not counted), or forgets past
-    /// failures after a success.
+    /// person, or a model that answers no one, is not the user's fault and
+    /// is not counted), or forgets past failures after a success.
     async fn count_attempt(
         &self,
         user_id: &str,
@@ -91,6 +94,7 @@ impl<S: Store> StageTwo<'_, S> {
         let counted = match result {
             Ok(()) => self.store.clear_user_failure(user_id).await.map(|()| None),
             Err(StepFailure::Store(Error::Stale(_))) => Ok(None),
+            Err(failure) if failure.model_unavailable() => Ok(None),
             Err(failure) => match &outcome.newest_new_slip {
                 Some(newest) => self
                     .store

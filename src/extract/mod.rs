@@ -33,6 +33,8 @@ pub struct Outcome {
     pub ending: Ending,
     /// The database could not be reached: the run stops taking work.
     pub store_unreachable: bool,
+    /// The model could not answer any call: the run stops taking work.
+    pub model_unavailable: bool,
 }
 
 /// Stage one for one run: what every conversation shares.
@@ -96,7 +98,9 @@ impl<S: Store> StageOne<'_, S> {
                 let max = self.config.selection.max_attempts;
                 outcome.store_unreachable =
                     matches!(&failure, StepFailure::Store(e) if e.is_unreachable());
-                let countable = !matches!(failure, StepFailure::Store(Error::Stale(_)));
+                outcome.model_unavailable = failure.model_unavailable();
+                let countable = !matches!(failure, StepFailure::Store(Error::Stale(_)))
+                    && !outcome.model_unavailable;
                 if countable && !outcome.store_unreachable {
                     match self
                         .store

@@ -166,8 +166,7 @@ fn read_answer(bytes: &[u8], inputs: usize) -> Result<(Vec<Vec<f32>>, u64), LlmE
 }
 
 fn transport(e: reqwest::Error) -> Failed {
-    let error = if e.is_timeout() { LlmError::Timeout } else { LlmError::Transport(e.to_string()) };
-    Failed { error, retry_after: None }
+    Failed { error: LlmError::of_reqwest(&e), retry_after: None }
 }
 
 fn retry_after(response: &reqwest::Response) -> Option<Duration> {

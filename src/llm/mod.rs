@@ -33,11 +33,38 @@ pub enum LlmError {
     #[error("the model call timed out")]
     Timeout,
     #[error("could not reach the model server: {0}")]
+    Unreachable(String),
+    #[error("the connection to the model server failed: {0}")]
     Transport(String),
+    #[error("the model server's answer is not a chat completion (cut short, or not JSON)")]
+    NotACompletion,
     #[error("the model's answer is not valid: {0}")]
     BadAnswer(#[from] answer::AnswerProblem),
     #[error("the model's answer is larger than {} MiB; it was not read", MAX_ANSWER_BYTES >> 20)]
     TooLarge,
+}
+
+impl LlmError {
+    /// Whether the model cannot answer any call, whatever the conversation:
+    /// its server cannot be reached, refuses the key (401, 403) or has no
+    /// such endpoint or model (404). Such a failure is the operator's to
+    /// fix, not the conversation's: it charges no attempt, and the run
+    /// stops taking work.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, LlmError::Unreachable(_))
+            || matches!(self, LlmError::Status { status: 401 | 403 | 404 | 407, .. })
+    }
+
+    /// A reqwest error: a timeout, a connection never made, or one that broke.
+    pub(crate) fn of_reqwest(e: &reqwest::Error) -> LlmError {
+        if e.is_timeout() {
+            LlmError::Timeout
+        } else if e.is_connect() {
+            LlmError::Unreachable(e.to_string())
+        } else {
+            LlmError::Transport(e.to_string())
+        }
+    }
 }
 
 /// The most of an answer dreamd reads: far above any honest one (a chat

@@ -63,7 +63,10 @@ struct Throttled {
     retry_after: Option<Duration>,
 }
 
-/// Sends requests as they are and turns 429/5xx into [`Throttled`], keeping Retry-After.
+/// Sends requests as they are and turns 429/5xx into [`Throttled`], keeping
+/// Retry-After, and the statuses that say the model answers no one (401,
+/// 403, 404, 407) too, whatever their body: a proxy's page for them is no
+/// JSON and read as one it said only "not a chat completion".
 #[derive(Clone)]
 struct StatusService(ReqwestService);
 
@@ -84,7 +87,8 @@ impl tower::Service<HttpRequestFactory> for StatusService {
         Box::pin(async move {
             let response = inner.call(request).await?;
             let status = response.status();
-            if status.as_u16() == 429 || status.is_server_error() {
+            let unavailable = matches!(status.as_u16(), 401 | 403 | 404 | 407);
+            if status.as_u16() == 429 || status.is_server_error() || unavailable {
                 let retry_after = response
                     .headers()
                     .get(reqwest::header::RETRY_AFTER)
@@ -404,17 +408,17 @@ fn describe(error: OpenAIError) -> (LlmError, Option<Duration>) {
         OpenAIError::Boxed(boxed) => match boxed.downcast::<Throttled>() {
             Ok(t) => (LlmError::Status { status: t.status, code: None }, t.retry_after),
             Err(other) if other.is::<TooLarge>() => (LlmError::TooLarge, None),
-            Err(other) => (LlmError::Transport(other.to_string()), None),
+            Err(other) => match other.downcast_ref::<reqwest::Error>() {
+                Some(e) => (LlmError::of_reqwest(e), None),
+                None => (LlmError::Transport(other.to_string()), None),
+            },
         },
-        OpenAIError::Reqwest(e) if e.is_timeout() => (LlmError::Timeout, None),
-        OpenAIError::Reqwest(e) => (LlmError::Transport(e.to_string()), None),
+        OpenAIError::Reqwest(e) => (LlmError::of_reqwest(&e), None),
         OpenAIError::ApiError(e) => (
             LlmError::Status { status: e.status_code.as_u16(), code: api_error_code(&e.api_error) },
             None,
         ),
-        OpenAIError::JSONDeserialize(..) => {
-            (LlmError::Transport("the server's answer is not a chat completion".into()), None)
-        }
+        OpenAIError::JSONDeserialize(..) => (LlmError::NotACompletion, None),
         other => (LlmError::Transport(other.to_string()), None),
     }
 }

@@ -221,6 +221,45 @@ async fn a_range_that_keeps_failing_is_passed_over_and_shown() {
     assert_eq!((code, third["conversations"]["selected"].as_u64()), (0, Some(0)));
 }
 
+/// A model that answers no one (a wrong key, a wrong URL, a server down) is
+/// the operator's to fix: a run that meets it stops taking work and charges
+/// no conversation an attempt, so the backlog is still there when it is
+/// fixed (ops round 4, H1: three such runs gave every range up for good).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_that_refuses_the_key_charges_no_attempt_and_stops_the_run() {
+    let fixed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let key_fixed = fixed.clone();
+    let server = fake_model::start(move |doc: &Value| {
+        if key_fixed.load(Ordering::SeqCst) {
+            fake_model::one_slip_per_message(doc)
+        } else {
+            ResponseTemplate::new(401)
+        }
+    })
+    .await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__MAX_RETRIES", "0")
+        .env("DREAMD_LLM__CONCURRENCY", "1")
+        .env("DREAMD_SELECTION__MAX_ATTEMPTS", "2");
+    d.ingest(&[
+        user("a", "m1", "I prefer tables", "2026-11-28T00:00:00Z"),
+        user("b", "m1", "I prefer short answers", "2026-11-28T00:00:00Z"),
+        user("c", "m1", "I prefer charts", "2026-11-28T00:00:00Z"),
+    ]);
+    for _ in 0..3 {
+        let (code, summary) = d.run_once(NOW, &[]);
+        assert_eq!(code, 3, "{summary}");
+        assert_eq!(summary["conversations"]["failed"], 1, "the first failure stops the run");
+    }
+    assert_eq!(server.received_requests().await.unwrap().len(), 3, "one call per run");
+    assert_eq!(d.json(&["status"])["failed_ranges"], json!([]));
+    fixed.store(true, Ordering::SeqCst);
+    let (code, summary) = d.run_once(NOW, &[]);
+    assert_eq!((code, summary["conversations"]["done"].as_u64()), (0, Some(3)), "{summary}");
+    assert_eq!(slips_of(&d, "u1").len(), 3);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn retry_after_is_honoured() {
     let calls = AtomicUsize::new(0);
