@@ -32,8 +32,10 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
@@ -517,7 +519,8 @@ async fn serve(
 
 /// Serves one connection (HTTP/1.1, kept alive). Its request headers must
 /// arrive within `header_timeout`, counted from the previous answer on a
-/// kept-alive connection, else it is closed. At `stop`, a connection with a
+/// kept-alive connection, else it is closed; so is one whose client takes
+/// nothing of an answer for as long ([`StalledWritesEnd`]). At `stop`, a connection with a
 /// request in flight finishes that answer and closes; an idle one, or one
 /// still sending headers, is closed at once and holds nothing up.
 async fn serve_connection(
@@ -537,6 +540,7 @@ async fn serve_connection(
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
         .max_headers(HYPER_MAX_HEADERS);
+    let stream = StalledWritesEnd { inner: stream, limit: header_timeout, stalled: None };
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
     tokio::select! {
@@ -554,6 +558,78 @@ async fn serve_connection(
     connection.as_mut().graceful_shutdown();
     if let Err(e) = connection.await {
         tracing::debug!(error = %e, "an HTTP connection ended with an error at shutdown");
+    }
+}
+
+/// A connection's stream whose writes fail once one has made no progress for
+/// `limit`: a client that sends requests and never reads the answers (they
+/// fill the socket's buffers, and the next write waits) held its connection,
+/// and one of `http.max_connections`' slots, for ever.
+struct StalledWritesEnd {
+    inner: TcpStream,
+    limit: Duration,
+    /// Since when the current write has been waiting, as a timer.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl StalledWritesEnd {
+    /// `polled` as it is, or an error once it has been pending for `limit`.
+    fn watched<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+        polled: Poll<std::io::Result<T>>,
+    ) -> Poll<std::io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
+        let limit = self.limit;
+        let timer = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client took nothing of its answer for the header timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for StalledWritesEnd {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for StalledWritesEnd {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.watched(cx, polled)
+    }
+
+    fn poll_flush(
+        self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_flush(cx);
+        this.watched(cx, polled)
+    }
+
+    fn poll_shutdown(
+        self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
     }
 }
 

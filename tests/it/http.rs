@@ -868,6 +868,34 @@ async fn half_sent_requests_are_closed_after_the_header_timeout() {
     assert_eq!(health.expect("healthz answers").unwrap().unwrap().status(), 200);
 }
 
+/// A client that sends requests and never reads the answers is cut off once
+/// an answer has waited `http.header_timeout_secs` for it (HTTP round 4, H1:
+/// it held its connection and slot for ever); while it holds the only slot,
+/// others wait only that long.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_that_never_reads_its_answers_is_cut_off() {
+    use tokio::io::AsyncWriteExt;
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__HEADER_TIMEOUT_SECS", "1")
+        .env("DREAMD_HTTP__MAX_CONNECTIONS", "1");
+    let served = Served::start(&d);
+    let address = served.base.strip_prefix("http://").unwrap().to_owned();
+    let stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let (_reader, mut writer) = stream.into_split();
+    let pipelined = "GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000);
+    // Never read: the answers fill both sides' buffers, and the server's
+    // next write waits. The writes may wait too once it stops reading.
+    let sending = tokio::spawn(async move {
+        let _ = writer.write_all(pipelined.as_bytes()).await;
+        writer
+    });
+    let health =
+        tokio::time::timeout(Duration::from_secs(30), reqwest::get(served.url("/healthz")));
+    let health = health.await.expect("healthz answers once the stalled client is cut off");
+    assert_eq!(health.unwrap().status(), 200);
+    sending.abort();
+}
+
 /// Sends `head` (a request's line and headers, ended by a blank line) and
 /// nothing more; returns the first line of the answer (within 10 s).
 async fn answer_to_head_alone(served: &Served, head: &str) -> String {
