@@ -17,19 +17,42 @@ pub struct Check {
     pub check: &'static str,
     pub ok: bool,
     pub detail: String,
+    /// Failed for what is not the configuration's fault (a database or a
+    /// model server that cannot be reached from here, I/O): exit 1, not 2.
+    #[serde(skip)]
+    pub not_the_configuration: bool,
 }
 
-fn check(check: &'static str, result: std::result::Result<String, String>) -> Check {
-    match result {
-        Ok(detail) => Check { check, ok: true, detail },
-        Err(detail) => Check { check, ok: false, detail },
+/// A check's failure: what it says, and whether the configuration is at fault.
+struct Failure {
+    detail: String,
+    not_the_configuration: bool,
+}
+
+impl From<String> for Failure {
+    fn from(detail: String) -> Failure {
+        Failure { detail, not_the_configuration: false }
     }
 }
 
-/// Runs every check, prints the report, and fails (exit 2) if any failed.
+fn check(check: &'static str, result: std::result::Result<String, impl Into<Failure>>) -> Check {
+    match result.map_err(Into::into) {
+        Ok(detail) => Check { check, ok: true, detail, not_the_configuration: false },
+        Err(Failure { detail, not_the_configuration }) => {
+            Check { check, ok: false, detail, not_the_configuration }
+        }
+    }
+}
+
+/// Runs every check, prints the report, and fails if any failed: exit 2
+/// when the configuration is at fault, 1 when only what it names cannot be
+/// reached from here (spec §10.2).
 pub async fn run(config: &Config, format: Format) -> Result<()> {
     let mut checks = vec![
-        check("schedule", Ok(format!("schedule.cron '{}' is valid", config.schedule.cron))),
+        check(
+            "schedule",
+            Ok::<_, String>(format!("schedule.cron '{}' is valid", config.schedule.cron)),
+        ),
         check("database", database(config).await),
         check("prompts", prompts(config)),
         check("model", model(config).await),
@@ -49,14 +72,23 @@ pub async fn run(config: &Config, format: Format) -> Result<()> {
             out
         })
     })?;
-    let failed: Vec<&str> = checks.iter().filter(|c| !c.ok).map(|c| c.check).collect();
+    let failed: Vec<&Check> = checks.iter().filter(|c| !c.ok).collect();
+    let names = failed.iter().map(|c| c.check).collect::<Vec<_>>().join(", ");
     if failed.is_empty() {
-        return Ok(());
+        Ok(())
+    } else if failed.iter().all(|c| c.not_the_configuration) {
+        Err(Error::Io {
+            context: "configuration check".into(),
+            source: std::io::Error::other(format!(
+                "{names} could not be reached from here; the configuration itself is valid"
+            )),
+        })
+    } else {
+        Err(Error::Invalid(format!("configuration check failed: {names}")))
     }
-    Err(Error::Invalid(format!("configuration check failed: {}", failed.join(", "))))
 }
 
-async fn database(config: &Config) -> std::result::Result<String, String> {
+async fn database(config: &Config) -> std::result::Result<String, Failure> {
     match &config.database {
         DatabaseUrl::Sqlite(path) => SqliteStore::open(path)
             .await
@@ -65,7 +97,7 @@ async fn database(config: &Config) -> std::result::Result<String, String> {
             .await
             .map(|_| format!("PostgreSQL {} reachable, migrations applied", mask_url_secrets(url))),
     }
-    .map_err(|e| e.to_string())
+    .map_err(|e| Failure { detail: e.to_string(), not_the_configuration: e.exit_code() == 1 })
 }
 
 /// The bearer tokens as the service reads them at start: every variable
@@ -93,7 +125,7 @@ fn prompts(config: &Config) -> std::result::Result<String, String> {
     ))
 }
 
-async fn model(config: &Config) -> std::result::Result<String, String> {
+async fn model(config: &Config) -> std::result::Result<String, Failure> {
     let llm = &config.llm;
     if llm.provider == Provider::Rules {
         return Ok("llm.provider is \"rules\": offline, no model needed".into());
@@ -105,20 +137,18 @@ async fn model(config: &Config) -> std::result::Result<String, String> {
         .map_err(|e| e.to_string())?;
     let url = format!("{}/models", llm.base_url.trim_end_matches('/'));
     let shown = mask_url_secrets(&llm.base_url);
-    let response = client
-        .get(&url)
-        .bearer_auth(&key)
-        .send()
-        .await
-        .map_err(|e| format!("llm.base_url {shown} is unreachable: {}", e.without_url()))?;
+    let response = client.get(&url).bearer_auth(&key).send().await.map_err(|e| Failure {
+        detail: format!("llm.base_url {shown} is unreachable: {}", e.without_url()),
+        not_the_configuration: true,
+    })?;
     match response.status().as_u16() {
         200..=299 => Ok(format!("{shown} answered; model '{}'", llm.model)),
-        401 | 403 => Err(format!(
+        401 | 403 => Err(Failure::from(format!(
             "{shown} refused the API key (HTTP {}); check ${}{}",
             response.status().as_u16(),
             llm.api_key_env,
             if key.is_empty() { ", which is not set" } else { "" }
-        )),
+        ))),
         status => {
             Ok(format!("{shown} reachable (HTTP {status} for /models); model '{}'", llm.model))
         }

@@ -456,6 +456,12 @@ async fn config_check_says_precisely_what_is_wrong() {
         "{}",
         run.stderr
     );
+    // Only what the configuration names cannot be reached: not its fault
+    // (spec §10.2), exit 1 (ops round 4, M4).
+    let away = Dreamd::sqlite().env("DREAMD_DATABASE__URL", "postgres://dreamd@127.0.0.1:1/dreamd");
+    let run = away.run(&["config", "--check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("database could not be reached from here"), "{}", run.stderr);
 
     let d = Dreamd::sqlite();
     std::fs::write(
