@@ -13,11 +13,26 @@ use utoipa::{IntoParams, ToSchema};
 pub fn mismatch(e: serde_path_to_error::Error<serde_json::Error>) -> String {
     let path = e.path().to_string();
     let message = e.into_inner().to_string();
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        return unknown_argument(rest);
+    }
     match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
         Some(field) => format!("argument '{field}' is required"),
         None if path == "." => "the arguments must be a JSON object".to_owned(),
         None => format!("argument '{path}' has the wrong type or value"),
     }
+}
+
+/// An argument the tool does not take (`scope` for `scopes`, `expires` for
+/// `expires_at`): refused, with the ones it takes, rather than ignored, so a
+/// misspelt filter or expiry never quietly does nothing. `rest` is serde's
+/// message after its opening quote: "scope`, expected one of `a`, `b`".
+fn unknown_argument(rest: &str) -> String {
+    let (name, expected) = rest.split_once('`').unwrap_or((rest, ""));
+    let takes: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    // A name long enough to carry a value is not repeated.
+    let name = if name.chars().count() <= 40 { name } else { "(a long name)" };
+    format!("unknown argument '{name}'; this tool takes {}", takes.join(", "))
 }
 
 /// Reads a tool's arguments from JSON, refused as [`mismatch`] says.
@@ -28,6 +43,7 @@ pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> R
 /// `recall`. New optional arguments go here and into `Tools::recall`; every
 /// transport picks them up from this one type.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RecallArgs {
     /// The user the agent is talking to.
     pub user_id: String,
@@ -48,6 +64,7 @@ pub struct RecallArgs {
 
 /// `remember`.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RememberArgs {
     pub user_id: String,
     /// presentation, background, recent_focus, terminology or query_default.
@@ -66,6 +83,7 @@ pub struct RememberArgs {
 
 /// `forget`, `disable`, `enable` and `explain`.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct MemoryArgs {
     pub user_id: String,
     pub memory_id: String,
@@ -73,6 +91,7 @@ pub struct MemoryArgs {
 
 /// `edit`.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EditArgs {
     pub user_id: String,
     pub memory_id: String,
@@ -82,6 +101,7 @@ pub struct EditArgs {
 
 /// `list_memories` and `list_suggestions`.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListArgs {
     pub user_id: String,
     /// Include inactive memories (or decided suggestions) too.
@@ -91,6 +111,7 @@ pub struct ListArgs {
 
 /// `accept_suggestion` and `reject_suggestion`.
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SuggestionArgs {
     pub user_id: String,
     pub suggestion_id: String,

@@ -307,9 +307,10 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         refusal(api.post(JAY_TOKEN, "recall", json!({"user_id": "emma"})).await);
     assert_eq!((status, code.as_str()), (403, "forbidden"), "{message}");
     assert_eq!(refusal(api.get(EMMA_TOKEN, "/v1/memories?user_id=jay").await).0, 403);
-    for tool in ["recall", "remember"] {
-        let args = json!({"user_id": "jay", "conversation_id": "e1", "kind": "background",
-            "scope": "global", "text": "I review the cultures"});
+    let remember = json!({"user_id": "jay", "conversation_id": "e1", "kind": "background",
+        "scope": "global", "text": "I review the cultures"});
+    let recall = json!({"user_id": "jay", "conversation_id": "e1"});
+    for (tool, args) in [("recall", recall), ("remember", remember)] {
         let (status, code, message) = refusal(api.post(JAY_TOKEN, tool, args).await);
         assert_eq!((status, code.as_str()), (403, "forbidden"), "{tool}: emma's conversation");
         assert!(!message.contains("--"), "{tool}: {message}");
@@ -379,6 +380,18 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         api.post(JAY_TOKEN, "remember", json!({"user_id": "jay", "kind": "background"})).await,
     );
     assert_eq!((status, message.as_str()), (400, "argument 'scope' is required"));
+    // A misspelt argument is refused, not ignored: `scope` for `scopes`
+    // recalled global memories only, `expires` stored no expiry.
+    let (status, _, message) = refusal(
+        api.post(JAY_TOKEN, "recall", json!({"user_id": "jay", "scope": "project:A"})).await,
+    );
+    assert_eq!(
+        (status, message.as_str()),
+        (
+            400,
+            "unknown argument 'scope'; this tool takes user_id, scopes, limit, conversation_id, query"
+        )
+    );
     let wrong_type =
         api.post(JAY_TOKEN, "recall", json!({"user_id": "jay", "limit": "eight-secret"})).await;
     let (status, _, message) = refusal(wrong_type);

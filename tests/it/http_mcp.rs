@@ -91,6 +91,16 @@ async fn agent_over_http(d: Dreamd) {
     assert!(wrong_type.contains("'limit'") && !wrong_type.contains("Hunter2"), "{wrong_type}");
     let missing = refused(call(&client, "remember", json!({"user_id": "jay"})).await);
     assert_eq!(missing, "argument 'kind' is required");
+    let misspelt = refused(
+        call(
+            &client,
+            "remember",
+            json!({"user_id": "jay", "kind": "background", "scope": "global",
+            "text": "I run the pilot plant", "expires": "2027-01-01T00:00:00Z"}),
+        )
+        .await,
+    );
+    assert!(misspelt.starts_with("unknown argument 'expires'; this tool takes"), "{misspelt}");
     client.cancel().await.unwrap();
     assert!(!served.log().contains("Hunter2"), "{}", served.log());
 
