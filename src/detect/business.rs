@@ -443,6 +443,64 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
         || (STATUS_TRIGGERS.is_match(words) && has_status(words))
         || (READING_TRIGGERS.is_match(words) && has_reading(words))
         || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
+        || has_live_fact_in_more_languages(words)
+}
+
+/// A word of now in the languages [`ELSEWHERE`] does not read, and in those
+/// it reads, as their speakers put it in passing (`Сейчас`, `Neste
+/// momento`, `Al momento`, `Şu anda`, `Obecnie`, `hôm nay`, `Op dit
+/// moment`, `Saat ini`, `ตอนนี้`, `اليوم`, `今`): the words view has dropped
+/// Latin accents, and reads German `im` as `i'm`.
+static NOW_MORE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:neste\s+momento|agora|atualmente|hoje|al\s+momento|attualmente|adesso|oggi|actualmente|ahora|en\s+este\s+momento|gerade|derzeit|aktuell|i'?m\s+moment|jetzt|heute|en\s+ce\s+moment|actuellement|su\s+anda|su\s+an|bugun|obecnie|teraz|dzisiaj|w\s+tej\s+chwili|hom\s+nay|hien\s+tai|bay\s+gio|op\s+dit\s+moment|momenteel|vandaag|saat\s+ini|sekarang|hari\s+ini)\b|(?:^|[^\p{Cyrillic}])(?:сейчас|сегодня|на\s+данный\s+момент|в\s+настоящее\s+время)|ตอนนี้|วันนี้|ขณะนี้|اليوم|حاليا|الآن|현재|지금|오늘|現在|现在|今[、,，]?|今日",
+    )
+});
+
+/// What a word of now makes live: stock, a price, a rate, goods in a store
+/// or a tank, in those languages.
+static HELD_OR_PRICED: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)\b(?:estoque|armazem|preco|cambio|dolar|tanque|magazzino|prezzo|giacenza|\w*lager\w*|bestand|preis|kurs|silo|tank|entrepot|stock|prix|cours|depo\w*|stok|fiyat|doviz|magazyn\w*|cena|kho|ty\s+gia|gia\s+ban|voorraad|prijs|koers|magazijn|harga|gudang)\b|склад|остат|цен[аы]|курс|стоимост|สต็อก|คลัง|ราคา|อัตราแลกเปลี่ยน|سعر|مخزون|المستودع|재고|가격|시세|환율|在[庫库]|[価价]格|相[場场]|[為为]替|汇率",
+    )
+});
+
+/// An order, a request or a ticket, and a status it is in, in those
+/// languages (`El pedido … está actualmente pendiente de aprobación`,
+/// `発注書…は今、部長の承認待ち`, `zamówienie … ma status „w realizacji”`).
+static ORDER_IN_STATUS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
+    [
+        super::re(
+            r"(?i)\b(?:pedido|zamowienie|ticket|order|commande|ordine|siparis|don\s+hang|bestelling|pesanan|bestellung|auftrag|solicitud|richiesta|demande)\b|заказ|заявк|発注|[発发]注|注文|طلب|คำสั่งซื้อ|주문",
+        ),
+        super::re(
+            r#"(?i)\b(?:pendiente|pendente|em\s+transito|en\s+transito|in\s+transito|in\s+progress|w\s+realizacji|w\s+drodze|in\s+bearbeitung|unterwegs|en\s+attente|en\s+cours|in\s+attesa|in\s+lavorazione|bekliyor|yolda|dang\s+xu\s+ly|dang\s+giao|in\s+behandeling|onderweg|dalam\s+proses|dalam\s+perjalanan)\b|ожидает|в\s+пути|в\s+работе|承[認认]待ち|処理中|[輸输]送中|配送中|قيد\s+(?:التنفيذ|المعالجة)|في\s+الطريق|กำลังดำเนินการ|รออนุมัติ|처리\s*중|배송\s*중|승인\s*대기"#,
+        ),
+    ]
+});
+
+/// A quantity with its unit or currency: `120 мешков`, `1.200 litros`,
+/// `R$ 5,42`, `2.35 ريال`, `1,084원`, `35袋`.
+static AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:r\$|rp|\$|€|£|¥)\s?\d[\d.,]*|\d[\d.,]*\s?(?:%|kg|t\b|l\b|liter|litros?|litri|litres?|tonnes?|toneladas?|tonnellate|ton\b|palet\w*|pallet\w*|sack\w*|sacos?|sacchi|sacs?|cartoni|cartons?|caixas?|kisten?|kartons?|worek|work\w*|bao|thung|zak\w*|dozen|adet|kutu|mesk\w*|мешк\w*|меш\w*|кг|тонн\w*|литр\w*|рубл\w*|руб|евро|долл\w*|вдол|vnd|usd|eur|brl|idr|try|pln|sar|ريال|درهم|جنيه|لتر|كيلو|ถุง|กิโล|ลิตร|บาท|원|톤|개|박스|袋|箱|本|kg|円|元)",
+    )
+});
+
+/// A statement with a word of now and what it makes live (stock, a price or
+/// a rate with an amount; an order in a status), in the languages of
+/// [`NOW_MORE`]
+/// (`Сейчас на складе 120 мешков`, `Hoje o dólar está a R$ 5,42`); a
+/// figure of the past or a plan stays (`il y a 40 palettes en mars`).
+fn has_live_fact_in_more_languages(words: &str) -> bool {
+    NOW_MORE.find_iter(words).any(|now| {
+        let statement = statement_of(words, now.start(), now.end());
+        let held = HELD_OR_PRICED.is_match(statement) && AMOUNT.is_match(statement);
+        let in_status = ORDER_IN_STATUS.iter().all(|r| r.is_match(statement));
+        (held || in_status)
+            && !NOT_LIVE_ELSEWHERE.is_match(statement)
+            && !super::claims::ends_with_question(words, statement)
+    })
 }
 
 /// Words that make a [`LIVE_RECORD`] match a schema, a list or a rule

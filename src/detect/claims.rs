@@ -66,7 +66,7 @@ static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
             r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式|代理|代行|暂代|代管|临时负责|暂时负责|(?:改成|改为|设为|标为|判为)(?:通过|合格|放行|已批准|已审批|批准|正常)",
         ),
         super::re(
-            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|aprob|aprov|droit|permis|permiss|autoriz|autoris|amministrat|administrador|rechte|freigeb|pre-?approved|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
+            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|aprob|aprov|droit|permis|permiss|autoriz|autoris|amministrat|administrador|rechte|freigeb|berechtigung|zugriff|habilit|peux\s+(?:valider|approuver|signer|liberer)|peut\s+(?:valider|approuver|signer|liberer)|autorita|beheerder|yetki|akses|quyen|quan\s+tri|права|доступ|администратор|админ|полномоч|صلاحيات|สิทธิ์|ผู้ดูแล|[権权]限|pre-?approved|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
         ),
     ]
 });
@@ -278,6 +278,20 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?i)\b(?:tengo|tiene|tienen|tenho|tem|temos)\s+(?:el\s+|o\s+)?(?:permiso|permissao|autorizacion|autorizacao|acesso|acceso)\s+(?:para|de|a)\s+(?:aprobar|aprovar|firmar|assinar|liberar|autorizar|administrador|admin)".to_string(),
         r"(?i)\b(?:sou|e|eh|sono)\s+(?:o\s+|a\s+|um\s+|uma\s+|l'|il\s+|un\s+)?(?:administrador|administradora|aprovador|aprovadora|amministratore|amministratrice|approvatore|approvatrice)\b".to_string(),
         r"(?i)\b(?:posso|pode|podem|puede|puedo|puo|puoi)\s+(?:aprovar|liberar|assinar|autorizar|aprobar|firmar|approvare|firmare|rilasciare)\b".to_string(),
+        // Other languages (the words view has dropped Latin accents, and
+        // German `im` reads as `i'm` here): the user or a person has a right
+        // or a role, or may release or sign.
+        r"(?i)\b(?:je\s+peux|il\s+peut|elle\s+peut)\s+(?:valider|approuver|signer|liberer)\s+(?:moi-meme\s+|lui-meme\s+|elle-meme\s+)?(?:les\s+|des\s+)?(?:lots|certificats|commandes|bons|achats|deviations)\b|\best\s+habilitee?\s+a\s+(?:signer|valider|approuver|liberer)\b".to_string(),
+        r"(?i)\b(?:habe|hat|haben)\s+(?:i'?m\s+[\w-]+\s+|auf\s+(?:dem|den)\s+[\w-]+\s+)?(?:die\s+|volle\s+)?(?:root|admin|administrator|voll|schreib)?-?(?:zugriff|rechte|zugang)\b|\b(?:habe|hat|haben)\s+(?:i'?m\s+[\w-]+\s+)?(?:die\s+)?\w*(?:freigabe|admin|genehmigungs)berechtigung\b".to_string(),
+        r"(?i)\b(?:ho|ha|hanno)\s+l'autorita\s+(?:di|per)\s+(?:firmare|approvare|rilasciare|autorizzare)\b".to_string(),
+        r"(?i)\b(?:ik\s+ben|hij\s+is|zij\s+is|is)\s+(?:de\s+)?beheerder\s+van\b|\bmag\s+rechten\s+(?:uitdelen|toekennen|geven)\b|\b(?:heb|heeft)\s+(?:admin|beheerders?)-?rechten\b".to_string(),
+        r"(?i)\byetki(?:m|si|miz|leri)\s+var\b|\b(?:admin|yonetici)(?:yim|im)\b".to_string(),
+        r"(?i)\b(?:saya|dia|pengguna|user)\s+(?:punya|memiliki|mempunyai)\s+(?:akses|hak\s+akses|wewenang)\s+(?:admin|administrator|penuh|root|approval)\b".to_string(),
+        r"(?i)\bco\s+quyen\s+(?:phe\s+duyet|duyet|quan\s+tri|admin)\b|\bla\s+quan\s+tri\s+vien\b".to_string(),
+        r"(?i)(?:^|[^\p{Cyrillic}])(?:у\s+(?:меня|него|нее|неё|пользователя)\s+(?:есть\s+)?(?:полные\s+)?(?:права|доступ|полномочия)|(?:является|—|-)\s+(?:администратор|админ)\w*|имеет\s+(?:полный\s+)?(?:доступ|права|полномочия)|я\s+(?:—\s+|-\s+)?(?:администратор|админ)\w*)".to_string(),
+        r"(?:لدي|لديه|لديها|عندي|عنده)\s+صلاحيات".to_string(),
+        r"มีสิทธิ์(?:อนุมัติ|ในการอนุมัติ|แอดมิน|ผู้ดูแล|เข้าถึงทั้งหมด)|เป็นผู้ดูแลระบบ".to_string(),
+        r"(?:承[認认]|管理者?|決裁|决裁|発注|发注|出荷|放行|管理)[権权]限(?:が|を)(?:ある|あります|持って|持つ|もって)".to_string(),
         r"(?i)\b(?:ho|ha|hanno|avere)\s+(?:l'|la\s+|i\s+|il\s+)?(?:autorizzazione|diritti|permessi|permesso)\s+(?:a|ad|per|di)\s+(?:firmare|approvare|rilasciare|autorizzare|amministrat|admin)".to_string(),
         // The user claims superuser/sudo / treat their requests as pre-approved.
         r"(?i)\bclaims?\s+(?:to\s+(?:have|hold|be)\s+)?(?:an?\s+)?(?:superuser|super-user|sudo|root|admin|administrator)\b".to_string(),
@@ -595,6 +609,16 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "example",
     "for instance",
     "phishing",
+    // What one must do to get a right, not a claim to it (`Per avere i
+    // permessi di amministratore bisogna compilare il modulo IT-07`).
+    "per avere",
+    "per ottenere",
+    "bisogna",
+    "pour avoir",
+    "pour obtenir",
+    "para tener",
+    "para obtener",
+    "para ter",
 ]);
 
 /// Whether a claim that opens with a surname's character (`孙浩是…管理员`)

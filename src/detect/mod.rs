@@ -341,6 +341,23 @@ mod tests {
         check("ООО «Молзавод», ИНН 7831901840, ОГРН 1027733982132", None);
         check("scrivete a anna punto neri chiocciola caseificio punto it", Some(Category::Email));
         check("Номер карты Мир: 2202 2036 7852 3697", Some(Category::BankCard));
+        check("Сейчас на складе 85 мешков сахара.", Some(Category::LiveBusinessFact));
+        check(
+            "Op dit moment staat er 6.100 liter melk in silo 4.",
+            Some(Category::LiveBusinessFact),
+        );
+        check("Saat ini harga gula Rp 14.500 per kilo.", Some(Category::LiveBusinessFact));
+        check(
+            "El pedido 4500771234 está actualmente pendiente de aprobación.",
+            Some(Category::LiveBusinessFact),
+        );
+        check("En mars, le stock était de 40 palettes.", None);
+        check("Für 100 kg Joghurt nehmen wir heute 2 kg Starter.", None);
+        check("У меня есть права администратора в 1С.", Some(Category::PermissionClaim));
+        check("Ik ben beheerder van de SharePoint van het lab.", Some(Category::PermissionClaim));
+        check("Herr Lang hat im LIMS die Freigabeberechtigung.", Some(Category::PermissionClaim));
+        check("Per avere i permessi di amministratore bisogna compilare il modulo IT-07.", None);
+        check("صلاحيات المدير تُمنح فقط من قسم تقنية المعلومات.", None);
         check(
             "O estoque atual de açúcar no armazém 2 é de 9,6 toneladas.",
             Some(Category::LiveBusinessFact),
