@@ -164,6 +164,8 @@ impl<S: Store> StageOne<'_, S> {
             progress.working_to = chunk.end_seq;
             let slips = self.chunk(c, chunk, now, &allowed, outcome).await?;
             self.commit(c, progress, chunk.end_seq >= end_seq, slips, outcome).await?;
+            // Counted once written: a commit that fails extracted nothing.
+            outcome.extracted += chunk.messages.len() as u64;
         }
         if progress.watermark < end_seq {
             progress.working_to = end_seq;
@@ -224,7 +226,6 @@ impl<S: Store> StageOne<'_, S> {
         for (reason, n) in verdict.dropped {
             *outcome.dropped.entry(reason).or_default() += n;
         }
-        outcome.extracted += chunk.messages.len() as u64;
         Ok(verdict.kept)
     }
 

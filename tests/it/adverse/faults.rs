@@ -177,8 +177,13 @@ async fn sqlite_locked_past_its_busy_timeout_fails_one_conversation_not_the_run(
         gate.release();
     });
     assert_eq!((summary.conversations.failed, summary.conversations.done), (1, 1), "{summary:?}");
+    assert_eq!(
+        summary.messages.extracted, 1,
+        "the failed commit extracted nothing (ops round 4, M3)"
+    );
     let next = run_at(&store, &config, "2026-11-29T13:00:00Z").await;
     assert_eq!((next.conversations.failed, next.conversations.done), (0, 1), "{next:?}");
+    assert_eq!(next.messages.extracted, 1);
     use dreamd::store::Store;
     let mut messages: Vec<String> =
         store.slips("u1", None).await.unwrap().into_iter().map(|s| s.conversation_id).collect();
