@@ -277,13 +277,15 @@ pub fn run_summary(s: &crate::run::RunSummary) -> String {
 
 pub fn status(s: &Status) -> String {
     let mut out = format!(
-        "backlog: {} conversations eligible now{}, {} claimed by a live run\n",
+        "backlog: {} conversations eligible now{}, {} claimed; {} note slips wait for stage two, {} users claimed\n",
         s.backlog.eligible,
         s.backlog
             .oldest_idle
             .map(|t| format!(" (oldest idle since {})", time(t)))
             .unwrap_or_default(),
-        s.backlog.claims_held
+        s.backlog.claims_held,
+        s.backlog.slips_waiting,
+        s.backlog.users_claimed
     );
     let memories: Vec<String> = s.counts.memories.iter().map(|(k, n)| format!("{n} {k}")).collect();
     let _ = writeln!(

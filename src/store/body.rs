@@ -1062,9 +1062,11 @@ impl Store for Backend {
     }
 
     async fn backlog(&self, window: &Window) -> Result<Backlog> {
-        let query = sqlx::query_as::<_, (i64, Option<DbTime>, i64)>(
+        let query = sqlx::query_as::<_, (i64, Option<DbTime>, i64, i64, i64)>(
             "SELECT count(*), min(last_message_at), \
-             (SELECT count(*) FROM conversations WHERE claim_owner IS NOT NULL AND claim_expires_at > $3) \
+             (SELECT count(*) FROM conversations WHERE claim_owner IS NOT NULL AND claim_expires_at > $3), \
+             (SELECT count(*) FROM user_claims WHERE expires_at > $3), \
+             (SELECT count(*) FROM slips WHERE state = 'new') \
              FROM conversations WHERE last_seq > watermark_seq AND last_message_at <= $1 AND last_message_at >= $2 \
              AND (claim_owner IS NULL OR claim_expires_at <= $3)",
         )
@@ -1072,9 +1074,10 @@ impl Store for Backend {
         .bind(DbTime(window.lookback_cutoff))
         .bind(DbTime(window.now));
         let rows = self
-            .read(query, "reading the backlog", |(eligible, oldest, claims_held)| {
+            .read(query, "reading the backlog", |row| {
+                let (eligible, oldest, claims_held, users_claimed, slips_waiting) = row;
                 let oldest_idle = oldest.map(|t| t.0);
-                Ok(Backlog { eligible, oldest_idle, claims_held })
+                Ok(Backlog { eligible, oldest_idle, claims_held, users_claimed, slips_waiting })
             })
             .await?;
         Ok(rows.into_iter().next().unwrap_or_default())

@@ -99,8 +99,14 @@ pub struct Backlog {
     pub eligible: i64,
     /// The newest-message time of the longest-idle eligible conversation.
     pub oldest_idle: Option<Time>,
-    /// Conversations claimed by a live run.
+    /// Conversations claimed, until their claims expire: by a run going
+    /// on, or by one that died (its claims then lapse after
+    /// `selection.claim_ttl_secs`).
     pub claims_held: i64,
+    /// Users claimed for stage two, until their claims expire.
+    pub users_claimed: i64,
+    /// Note slips waiting for stage two.
+    pub slips_waiting: i64,
 }
 
 /// What `status` counts across all users.

@@ -321,6 +321,13 @@ async fn a_user_that_keeps_failing_is_passed_over_until_a_new_slip<S: Store>(sto
         (failed.len(), failed[0].attempts, failed[0].reason.as_str()),
         (1, 3, "the model server answered HTTP 500")
     );
+    let window = dreamd::select::Window::at("2026-11-24T00:00:00Z".parse().unwrap(), &config);
+    let backlog = store.backlog(&window).await.unwrap();
+    assert_eq!(
+        (backlog.slips_waiting, backlog.users_claimed),
+        (1, 0),
+        "status shows the slip waiting for stage two, and no user claim left behind"
+    );
     let calls = stage_two_calls().await;
     let passed_over = run_at(store, &config, "2026-11-24T12:00:00Z").await;
     assert_eq!((passed_over.users.failed, passed_over.users.consolidated), (0, 0));
