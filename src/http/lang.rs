@@ -70,6 +70,9 @@ pub struct Text {
     pub login_intro: &'static str,
     pub token: &'static str,
     pub login_failed: &'static str,
+    /// The login form's own cookie was missing or older than the form: the
+    /// token was not even looked at.
+    pub login_form_expired: &'static str,
     pub logout: &'static str,
     pub choose_user: &'static str,
     pub user_id: &'static str,
@@ -232,6 +235,7 @@ pub static EN: Text = Text {
     login_intro: "Log in with a dreamd access token (one of http.tokens). The browser then keeps a session for 12 hours; the token itself is not stored.",
     token: "Access token",
     login_failed: "That token is not valid.",
+    login_form_expired: "This login form has expired (opened over an hour ago, or in another tab since), or the browser refused its cookie: enter the token again here; cookies must be allowed for this site.",
     logout: "Log out",
     choose_user: "Whose memories?",
     user_id: "User id",
@@ -317,6 +321,7 @@ pub static ZH: Text = Text {
     login_intro: "请用 dreamd 访问令牌（http.tokens 之一）登录。浏览器随后保留 12 小时的会话，令牌本身不会被保存。",
     token: "访问令牌",
     login_failed: "令牌无效。",
+    login_form_expired: "登录表单已失效（打开已超过一小时，或之后在其他标签页又打开过），或浏览器拒绝了它的 Cookie：请在此重新输入令牌；本站需要允许 Cookie。",
     logout: "退出",
     choose_user: "查看谁的记忆？",
     user_id: "用户 ID",

@@ -341,12 +341,12 @@ fn after_login(next: Option<&str>) -> HeaderValue {
 }
 
 async fn login_form(headers: http::HeaderMap, Query(q): Query<Next>) -> Response {
-    render_login(Lang::from_headers(&headers), q.next.as_deref(), false)
+    render_login(Lang::from_headers(&headers), q.next.as_deref(), None)
 }
 
 /// The login page; the form's nonce is also set as a cookie, so a form
 /// posted from elsewhere does not log a browser in.
-fn render_login(lang: Lang, next: Option<&str>, failed: bool) -> Response {
+fn render_login(lang: Lang, next: Option<&str>, problem: Option<&'static str>) -> Response {
     let t = lang.text();
     let Ok(nonce) = auth::random_token() else {
         return error_page(lang, StatusCode::INTERNAL_SERVER_ERROR, t.failed, t.failed);
@@ -357,7 +357,7 @@ fn render_login(lang: Lang, next: Option<&str>, failed: bool) -> Response {
         None,
         html! {
             h1 { (t.login) }
-            @if failed { p.problem role="alert" { (t.login_failed) } }
+            @if let Some(problem) = problem { p.problem role="alert" { (problem) } }
             p { (t.login_intro) }
             form method="post" action="/login" {
                 input type="hidden" name="csrf" value=(nonce);
@@ -369,7 +369,7 @@ fn render_login(lang: Lang, next: Option<&str>, failed: bool) -> Response {
             }
         },
     );
-    if failed {
+    if problem.is_some() {
         *response.status_mut() = StatusCode::UNAUTHORIZED;
     }
     set_cookie(&mut response, &auth::set_cookie(LOGIN_COOKIE, &nonce, Duration::from_secs(3600)));
@@ -395,14 +395,18 @@ async fn login(
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
     let lang = Lang::from_headers(&headers);
+    let t = lang.text();
     let Ok(Form(form)) = form else {
-        return render_login(lang, None, true);
+        return render_login(lang, None, Some(t.login_failed));
     };
+    // The form's own check first: a stale form says so, whatever the token.
     let nonce_ok = auth::cookie(&headers, LOGIN_COOKIE)
         .is_some_and(|nonce| auth::same_secret(nonce, &form.csrf));
-    let access = app.tokens.access(&form.token);
-    let (Some(access), true) = (access, nonce_ok) else {
-        return render_login(lang, form.next.as_deref(), true);
+    if !nonce_ok {
+        return render_login(lang, form.next.as_deref(), Some(t.login_form_expired));
+    }
+    let Some(access) = app.tokens.access(&form.token) else {
+        return render_login(lang, form.next.as_deref(), Some(t.login_failed));
     };
     let location = after_login(form.next.as_deref());
     let Ok((id, _)) = app.sessions.start(access) else {

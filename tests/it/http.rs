@@ -753,11 +753,20 @@ async fn pages_speak_the_browsers_language_and_check_every_form() {
             ("next", "/u/jay"),
         ])
     };
-    assert_eq!(
-        login("wrong-token-0000000000", &nonce, &nonce_cookie).send().await.unwrap().status(),
-        401
+    let wrong = login("wrong-token-0000000000", &nonce, &nonce_cookie).send().await.unwrap();
+    assert_eq!(wrong.status(), 401);
+    assert!(wrong.text().await.unwrap().contains("That token is not valid."));
+    // A stale form (another tab's, or its cookie gone) says so, not that a
+    // good token is bad (HTTP round 4, M1).
+    let stale = login(JAY_TOKEN, "forged", &nonce_cookie).send().await.unwrap();
+    assert_eq!(stale.status(), 401);
+    let stale = stale.text().await.unwrap();
+    assert!(
+        stale.contains("This login form has expired") && !stale.contains("not valid"),
+        "{stale}"
     );
-    assert_eq!(login(JAY_TOKEN, "forged", &nonce_cookie).send().await.unwrap().status(), 401);
+    let no_cookie = login(JAY_TOKEN, &nonce, "").send().await.unwrap().text().await.unwrap();
+    assert!(no_cookie.contains("cookies must be allowed"), "{no_cookie}");
     let logged_in = login(JAY_TOKEN, &nonce, &nonce_cookie).send().await.unwrap();
     assert_eq!(logged_in.status(), 303);
     let cookies: Vec<String> = logged_in
