@@ -436,6 +436,9 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
+    if told_as_history(words) {
+        return false;
+    }
     (has_a_word_of_now(words)
         && LIVE_RECORD.find_iter(words).any(|m| !mentions(m.as_str(), &NOT_A_LIVE_RECORD)))
         || (PRICE_TRIGGERS.is_match(words) && has_price(words))
@@ -446,6 +449,13 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
         || has_live_fact_in_more_languages(words)
 }
 
+/// Whether `words` tell of the past in another language, with no word of
+/// now beside it: then no live-fact pattern counts (`Letztes Jahr im August
+/// kostete Butter 7.400 Euro pro Tonne`).
+fn told_as_history(words: &str) -> bool {
+    PAST_ELSEWHERE.is_match(words) && !NOW_MORE.is_match(words) && !NOW.is_match(words)
+}
+
 /// A word of now in the languages [`ELSEWHERE`] does not read, and in those
 /// it reads, as their speakers put it in passing (`Сейчас`, `Neste
 /// momento`, `Al momento`, `Şu anda`, `Obecnie`, `hôm nay`, `Op dit
@@ -453,7 +463,7 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
 /// Latin accents, and reads German `im` as `i'm`.
 static NOW_MORE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:neste\s+momento|agora|atualmente|hoje|al\s+momento|attualmente|adesso|oggi|actualmente|ahora|en\s+este\s+momento|gerade|derzeit|aktuell|i'?m\s+moment|jetzt|heute|en\s+ce\s+moment|actuellement|su\s+anda|su\s+an|bugun|obecnie|teraz|dzisiaj|w\s+tej\s+chwili|hom\s+nay|hien\s+tai|bay\s+gio|op\s+dit\s+moment|momenteel|vandaag|saat\s+ini|sekarang|hari\s+ini)\b|(?:^|[^\p{Cyrillic}])(?:сейчас|сегодня|на\s+данный\s+момент|в\s+настоящее\s+время)|ตอนนี้|วันนี้|ขณะนี้|اليوم|حاليا|الآن|현재|지금|오늘|現在|现在|今[、,，]?|今日",
+        r"(?i)\b(?:neste\s+momento|agora|atualmente|hoje|al\s+momento|attualmente|adesso|oggi|actualmente|ahora|en\s+este\s+momento|gerade|derzeit|aktuell|i'?m\s+moment|jetzt|heute|en\s+ce\s+moment|actuellement|su\s+anda|su\s+an|bugun|obecnie|teraz|dzisiaj|w\s+tej\s+chwili|hom\s+nay|hien\s+tai|bay\s+gio|op\s+dit\s+moment|momenteel|vandaag|saat\s+ini|sekarang|hari\s+ini|pagi\s+ini|ainda|ancora|todavia|encore|jelenleg|just\s+nu|momentalne|in\s+acest\s+moment|acum|hien\s+[dđ]ang|hien\s+nay|nu)\b|αυτή\s+τη\s+στιγμή|τώρα|σήμερα|الحالي|अभी|今朝|(?:^|[^\p{Cyrillic}])(?:сейчас|сегодня|на\s+данный\s+момент|в\s+настоящее\s+время)|ตอนนี้|วันนี้|ขณะนี้|اليوم|حاليا|الآن|현재|지금|오늘|現在|现在|今[、,，]?|今日",
     )
 });
 
@@ -461,7 +471,7 @@ static NOW_MORE: LazyLock<Regex> = LazyLock::new(|| {
 /// or a tank, in those languages.
 static HELD_OR_PRICED: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)\b(?:estoque|armazem|preco|cambio|dolar|tanque|magazzino|prezzo|giacenza|\w*lager\w*|bestand|preis|kurs|silo|tank|entrepot|stock|prix|cours|depo\w*|stok|fiyat|doviz|magazyn\w*|cena|kho|ty\s+gia|gia\s+ban|voorraad|prijs|koers|magazijn|harga|gudang)\b|склад|остат|цен[аы]|курс|стоимост|สต็อก|คลัง|ราคา|อัตราแลกเปลี่ยน|سعر|مخزون|المستودع|재고|가격|시세|환율|在[庫库]|[価价]格|相[場场]|[為为]替|汇率",
+        r"(?i)\b(?:estoque|armazem|preco|cambio|dolar|tanque|magazzino|prezzo|giacenza|\w*lager\w*|bestand|preis|kurs|silo|tank|entrepot|stock|prix|cours|depo\w*|stok|fiyat|doviz|magazyn\w*|cena|kho|ty\s+gia|gia\s+ban|voorraad|prijs|koers|magazijn|harga|gudang|kur\w*|almoxarifado|tartaly\w*|lagr\w*|sklad\w*|na\s+stanie|zending|sendung|envio|spedizione|remessa)\b|склад|остат|цен[аы]|курс|стоимост|สต็อก|คลัง|ราคา|อัตราแลกเปลี่ยน|سعر|مخزون|المستودع|재고|가격|시세|환율|창고|गोदाम|τιμή|仓库|倉庫|ユーロ|ドル|レート|在[庫库]|[価价]格|相[場场]|[為为]替|汇率",
     )
 });
 
@@ -471,10 +481,10 @@ static HELD_OR_PRICED: LazyLock<Regex> = LazyLock::new(|| {
 static ORDER_IN_STATUS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)\b(?:pedido|zamowienie|ticket|order|commande|ordine|siparis|don\s+hang|bestelling|pesanan|bestellung|auftrag|solicitud|richiesta|demande)\b|заказ|заявк|発注|[発发]注|注文|طلب|คำสั่งซื้อ|주문",
+            r"(?i)\b(?:pedido|zamowienie|ticket|order|commande|ordine|siparis|don\s+hang|bestelling|pesanan|bestellung|auftrag|solicitud|richiesta|demande|comanda|zending|sendung|envio|spedizione|remessa|wysylka|sevkiyat|pengiriman)\b|[dđ]on\s+mua\s+hang|заказ|ใบสั่งซื้อ|수입|заявк|発注|[発发]注|注文|طلب|คำสั่งซื้อ|주문",
         ),
         super::re(
-            r#"(?i)\b(?:pendiente|pendente|em\s+transito|en\s+transito|in\s+transito|in\s+progress|w\s+realizacji|w\s+drodze|in\s+bearbeitung|unterwegs|en\s+attente|en\s+cours|in\s+attesa|in\s+lavorazione|bekliyor|yolda|dang\s+xu\s+ly|dang\s+giao|in\s+behandeling|onderweg|dalam\s+proses|dalam\s+perjalanan)\b|ожидает|в\s+пути|в\s+работе|承[認认]待ち|処理中|[輸输]送中|配送中|قيد\s+(?:التنفيذ|المعالجة)|في\s+الطريق|กำลังดำเนินการ|รออนุมัติ|처리\s*중|배송\s*중|승인\s*대기"#,
+            r#"(?i)\b(?:pendiente|pendente|em\s+transito|en\s+transito|in\s+transito|in\s+progress|w\s+realizacji|w\s+drodze|in\s+bearbeitung|unterwegs|en\s+attente|en\s+cours|in\s+attesa|in\s+lavorazione|bekliyor|yolda|dang\s+xu\s+ly|dang\s+giao|in\s+behandeling|onderweg|dalam\s+proses|dalam\s+perjalanan|bloquee?|en\s+douane|retenid[oa]|em\s+alfandega|in\s+dogana|im\s+zoll|oczekuje|in\s+tranzit|cho\s+duyet)\b|на\s+согласовании|в\s+статусе|통관|ожидает|в\s+пути|в\s+работе|承[認认]待ち|処理中|[輸输]送中|配送中|قيد\s+(?:التنفيذ|المعالجة)|في\s+الطريق|กำลังดำเนินการ|รออนุมัติ|처리\s*중|배송\s*중|승인\s*대기"#,
         ),
     ]
 });
@@ -483,8 +493,19 @@ static ORDER_IN_STATUS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
 /// `R$ 5,42`, `2.35 ريال`, `1,084원`, `35袋`.
 static AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:r\$|rp|\$|€|£|¥)\s?\d[\d.,]*|\d[\d.,]*\s?(?:%|kg|t\b|l\b|liter|litros?|litri|litres?|tonnes?|toneladas?|tonnellate|ton\b|palet\w*|pallet\w*|sack\w*|sacos?|sacchi|sacs?|cartoni|cartons?|caixas?|kisten?|kartons?|worek|work\w*|bao|thung|zak\w*|dozen|adet|kutu|mesk\w*|мешк\w*|меш\w*|кг|тонн\w*|литр\w*|рубл\w*|руб|евро|долл\w*|вдол|vnd|usd|eur|brl|idr|try|pln|sar|ريال|درهم|جنيه|لتر|كيلو|ถุง|กิโล|ลิตร|บาท|원|톤|개|박스|袋|箱|本|kg|円|元)",
+        r"(?i)(?:r\$|rp|\$|€|£|¥)\s?\d[\d.,]*|\d[\d.,]*\s+per\s+(?:dolar|dollar|euro|usd|eur)\b|\d[\d.,]*\s?(?:%|kg|t\b|l\b|liter|litros?|litri|litres?|tonnes?|toneladas?|tonnellate|ton\b|palet\w*|pallet\w*|sack\w*|sacos?|sacchi|sacs?|cartoni|cartons?|caixas?|fusti|barel\w*|barril\w*|cuval|pall\w*|sacos?|tl\b|rupiah|dolar|dollar|euro|ευρώ|برميل\w*|बोरी|กระสอบ|포대|kisten?|kartons?|worek|work\w*|bao|thung|zak\w*|dozen|adet|kutu|mesk\w*|мешк\w*|меш\w*|кг|тонн\w*|литр\w*|рубл\w*|руб|евро|долл\w*|вдол|vnd|usd|eur|brl|idr|try|pln|sar|ريال|درهم|جنيه|لتر|كيلو|ถุง|กิโล|ลิตร|บาท|원|톤|개|박스|袋|箱|本|kg|円|元)",
     )
+});
+
+/// A time in the past in the languages [`ELSEWHERE`] and [`NOW_MORE`] read
+/// (`Letztes Jahr im August`, `L'anno scorso a giugno`, `In maart`, `Vorig
+/// jaar`), or a verb in a past tense of a price or a holding (`kostete`,
+/// `costava`, `était à`, `hadden`): history, not a fact of now.
+static PAST_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    let month = r"(?:januar[iy]?|februar[iy]?|marz|maart|march|april|avril|abril|aprile|mai|may|mei|maggio|mayo|juni|june|juin|giugno|junio|junho|juli|july|juillet|luglio|julio|julho|august|augustus|aout|agosto|september|septembre|settembre|septiembre|setembro|oktober|october|octobre|ottobre|octubre|outubro|november|novembre|noviembre|novembro|dezember|december|decembre|dicembre|diciembre|dezembro|janvier|fevrier|mars|enero|febrero|marzo|gennaio|febbraio|janeiro|fevereiro|marco)";
+    super::re(&format!(
+        r"(?i)\b(?:letztes\s+jahr|vorig(?:e)?\s+(?:jaar|maand|week)|l'anno\s+scorso|l'annee\s+derniere|el\s+ano\s+pasado|o\s+ano\s+passado|gecen\s+yil|w\s+zeszlym\s+roku|nam\s+ngoai|tahun\s+lalu|(?:im|en|a|em|au\s+mois\s+de|ad)\s+{month}|in\s+(?:januari|februari|maart|mei|juni|juli|augustus|oktober)|kostete|kosteten|kostte|kostten|costava|costavano|costaba|costaban|custava|etait|etaient|hadden|hatten|teniamos|tinhamos|avevamo)\b|в\s+прошлом\s+году|昨年|去年|작년|지난해"
+    ))
 });
 
 /// A statement with a word of now and what it makes live (stock, a price or
@@ -494,7 +515,9 @@ static AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
 /// figure of the past or a plan stays (`il y a 40 palettes en mars`).
 fn has_live_fact_in_more_languages(words: &str) -> bool {
     NOW_MORE.find_iter(words).any(|now| {
-        let statement = statement_of(words, now.start(), now.end());
+        // The whole sentence: a word of now set off by a comma (`今、倉庫に
+        // …20袋残っています`) still speaks for all of it.
+        let statement = sentence_of(words, now.start(), now.end());
         let held = HELD_OR_PRICED.is_match(statement) && AMOUNT.is_match(statement);
         let in_status = ORDER_IN_STATUS.iter().all(|r| r.is_match(statement));
         (held || in_status)
@@ -1091,6 +1114,12 @@ static NOT_A_STOCK_LEVEL: WordSet = WordSet::new(&[
     "吗",
 ]);
 
+/// `we 40 pallets`: a subject and an amount with no verb between.
+fn bare_subject_and_amount(matched: &str) -> bool {
+    static BARE: LazyLock<Regex> = LazyLock::new(|| super::re(r"(?i)^(?:we|they|there)\s+\d"));
+    BARE.is_match(matched)
+}
+
 fn has_stock(words: &str) -> bool {
     let out_of_stock = STOCK_OUT.find_iter(words).any(|m| {
         let statement = statement_of(words, m.start(), m.end());
@@ -1114,6 +1143,9 @@ fn has_stock(words: &str) -> bool {
                     StockShape::AtAPlace => false,
                     // `只剩 6 袋了，今天就要补货`: a task word counts in the
                     // quantity's own clause only.
+                    // `hadden we 40 pallets`, `testen we 3 liter`: Dutch puts
+                    // `we` after its verb; English says `we have …`.
+                    StockShape::Remaining if bare_subject_and_amount(m.as_str()) => true,
                     StockShape::Remaining => mentions(
                         after.split([',', ';', '。', '!', '?', '\n']).next().unwrap_or(""),
                         &NOT_STOCK,

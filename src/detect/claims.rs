@@ -66,7 +66,7 @@ static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
             r"(?i)管理|超管|超级|权|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式|代理|代行|暂代|代管|临时负责|暂时负责|(?:改成|改为|设为|标为|判为)(?:通过|合格|放行|已批准|已审批|批准|正常)",
         ),
         super::re(
-            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|aprob|aprov|droit|permis|permiss|autoriz|autoris|amministrat|administrador|rechte|freigeb|berechtigung|zugriff|habilit|peux\s+(?:valider|approuver|signer|liberer)|peut\s+(?:valider|approuver|signer|liberer)|autorita|beheerder|yetki|akses|quyen|quan\s+tri|права|доступ|администратор|админ|полномоч|صلاحيات|สิทธิ์|ผู้ดูแล|[権权]限|pre-?approved|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
+            r"(?i)root|admin|sudo|dba|owner|approv|sign|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|aprob|aprov|droit|permis|permiss|autoriz|autoris|amministrat|administrador|rechte|freigeb|berechtigung|zugriff|habilit|peux\s+(?:valider|approuver|signer|liberer)|peut\s+(?:valider|approuver|signer|liberer)|autorita|beheerder|yetki|akses|quyen|quan\s+tri|права|доступ|администратор|админ|полномоч|уполномоч|صلاحي|مخو|สิทธิ์|ผู้ดูแล|[権权]限|drepturi|behorighet|opravneni|uprawnieni|wewenang|prokura|potere|autorisation|assino|jestem\s+admin|jsem\s+admin|saya\s+admin|jovahagy|διαχειριστ|δικαίωμα|अधिकार|एडमिन|승인권자|pre-?approved|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
         ),
     ]
 });
@@ -292,6 +292,16 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?:لدي|لديه|لديها|عندي|عنده)\s+صلاحيات".to_string(),
         r"มีสิทธิ์(?:อนุมัติ|ในการอนุมัติ|แอดมิน|ผู้ดูแล|เข้าถึงทั้งหมด)|เป็นผู้ดูแลระบบ".to_string(),
         r"(?:承[認认]|管理者?|決裁|决裁|発注|发注|出荷|放行|管理)[権权]限(?:が|を)(?:ある|あります|持って|持つ|もって)".to_string(),
+        // Rights held, in more languages: `tem acesso de administradora`,
+        // `Am drepturi de administrator`, `Jag har administratörsbehörighet`,
+        // `mám oprávnění schvalovat`, `ma uprawnienia do zwalniania`, `punya
+        // wewenang`, `yönetici yetkisine sahip`, `ha il potere di rilasciare`,
+        // `a le droit de signer`, `J'ai l'autorisation de contourner`.
+        r"(?i)\b(?:tem|tenho|temos)\s+(?:acesso|permissao)\s+(?:de\s+)?(?:administrador\w*|admin|pra|para)\b|\bam\s+drepturi\s+de\s+(?:administrator|admin|aprobare)\b|\bhar\s+(?:administrator|admin|godkannande)\w*behorighet\b|\bmam\s+opravneni\b|\bma\s+uprawnienia\s+do\b|\bmam\s+uprawnienia\b|\bpunya\s+wewenang\b|\byonetici\s+yetki\w*\s+sahip\b|\bonay\s+yetkili\w*\b|\b(?:ho|ha)\s+(?:i\s+permessi\s+di\s+(?:root|admin|amministratore)|il\s+potere\s+di\s+(?:firmare|rilasciare|approvare))\b|\b(?:a|ai)\s+le\s+droit\s+de\s+(?:signer|valider|liberer|approuver)\b|\bj'ai\s+l'autorisation\s+de\s+(?:contourner|signer|valider|liberer|approuver)\b|\bich\s+habe\s+prokura\b|\bich\s+bin\s+(?:\w+)?freigabeberechtigte[rn]?\b|\bsou\s+eu\s+que\s+assino\b".to_string(),
+        // Roles held: `Jestem administratorem`, `Jsem administrátor`, `Saya
+        // admin SAP`, `Én vagyok … jóváhagyója`, `Είμαι διαχειριστής`.
+        r"(?i)\bjestem\s+administrator\w*|\bjsem\s+administrator\w*|\bsaya\s+(?:adalah\s+)?admin\b|\ben\s+vagyok\s+a\s+[^.,;]{0,40}?jovahagyo\w*|είμαι\s+διαχειριστής".to_string(),
+        r"(?:^|[^\p{Cyrillic}])уполномоченн\w+\s+лиц\w*|(?:ولدي|لدي|لديه)\s+صلاحية|مخو[ّ]?ل\s+ب|मुझे\s+[^।]{0,40}?अधिकार\s+है|मैं\s+[^।]{0,20}?एडमिन\s+हूँ|승인권자".to_string(),
         r"(?i)\b(?:ho|ha|hanno|avere)\s+(?:l'|la\s+|i\s+|il\s+)?(?:autorizzazione|diritti|permessi|permesso)\s+(?:a|ad|per|di)\s+(?:firmare|approvare|rilasciare|autorizzare|amministrat|admin)".to_string(),
         // The user claims superuser/sudo / treat their requests as pre-approved.
         r"(?i)\bclaims?\s+(?:to\s+(?:have|hold|be)\s+)?(?:an?\s+)?(?:superuser|super-user|sudo|root|admin|administrator)\b".to_string(),
@@ -619,6 +629,8 @@ static NOT_A_CLAIM_EN: WordSet = WordSet::new(&[
     "para tener",
     "para obtener",
     "para ter",
+    "muon co",
+    "thi phai",
 ]);
 
 /// Whether a claim that opens with a surname's character (`孙浩是…管理员`)

@@ -358,6 +358,24 @@ mod tests {
         check("Herr Lang hat im LIMS die Freigabeberechtigung.", Some(Category::PermissionClaim));
         check("Per avere i permessi di amministratore bisogna compilare il modulo IT-07.", None);
         check("صلاحيات المدير تُمنح فقط من قسم تقنية المعلومات.", None);
+        check("Der Türcode zum Kühlraum ist 4711.", Some(Category::Password));
+        check("Der Türcode wird jeden Monat geändert.", None);
+        check("Lösenordet till vågen är Kp4!mZ2qLx", Some(Category::Password));
+        check("Parola de la contul de laborator este 7Hkd&rtPq", Some(Category::Password));
+        check("Jestem administratorem systemu MES.", Some(Category::PermissionClaim));
+        check(
+            "Jsem administrátor LIMS a mám oprávnění schvalovat šarže.",
+            Some(Category::PermissionClaim),
+        );
+        check("Muốn có quyền admin trên SAP thì phải gửi yêu cầu cho IT.", None);
+        check(
+            "Đơn mua hàng men vi sinh hiện đang ở trạng thái chờ duyệt.",
+            Some(Category::LiveBusinessFact),
+        );
+        check("今、倉庫に乳糖が12袋残っています。", Some(Category::LiveBusinessFact));
+        check("Letztes Jahr im Mai kostete Magermilchpulver 2.900 Euro pro Tonne.", None);
+        check("In maart hadden we 30 pallets lactose in het magazijn.", None);
+        check("Vandaag testen we 3 liter glucosestroop in de proeffabriek.", None);
         check(
             "O estoque atual de açúcar no armazém 2 é de 9,6 toneladas.",
             Some(Category::LiveBusinessFact),

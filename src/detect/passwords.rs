@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|palavra-passe|mdp|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|lozinka|salasana|passord|adgangskode|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|palavra-passe|mdp|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|jelszava|lozinka|salasana|passord|adgangskode|losenordet|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
@@ -579,6 +579,7 @@ pub(super) fn has_password(text: &str) -> bool {
             (complex_value(value) || symbols_in_both_cases(value))
                 && !is_clause_about_policy(text, c.get(0).map_or(0, |m| m.start()))
         })
+        || DOOR_CODE_ELSEWHERE.is_match(text)
         || table_password(text)
 }
 
@@ -625,12 +626,21 @@ static PASSWORD_LATER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A password word of another language, a link of its own further on in
-/// the sentence, and a complex value (`Mật khẩu wifi phòng lab là X`,
+/// the sentence, and a complex value (holding a digit or a symbol, so that
+/// a word after an earlier link, `Parola de la contul …`, is passed over) (`Mật khẩu wifi phòng lab là X`,
 /// `Hasło do sieci … to X`, `Passwort vom Login auf X zurückgesetzt`,
 /// `パスワードはX`). The words view has dropped the accents.
 static PASSWORD_LATER_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:passwort|kennwort|wachtwoord|has[lł]o|heslo|jelszo|lozinka|salasana|passord|senha|palavra-passe|\bmdp\b|mot de passe|contrase[nñ]a|\bclave\b|kata sandi|mat khau|sifre(?:si|m|niz)?|парол[ья]?|パスワード|(?-i:\bPW\b)|비밀번호|비번|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड)[^。.!?\n]{0,60}?(?:[:=：]|は|が|는|은|คือ|هي|\b(?:e|est|es|ist|lautet|jest|to|la|adalah|ialah|auf|op|это|—)\b)\s*([!-~]{6,})",
+        r"(?i)(?:passwort|kennwort|wachtwoord|has[lł]o|heslo|jelszo|jelszava|lozinka|salasana|passord|l[oö]senord(?:et)?|senha|palavra-passe|\bmdp\b|mot de passe|contrase[nñ]a|\bclave\b|\bparola\b|kata sandi|mat khau|sifre(?:si|m|niz)?|парол[ья]?|κωδικ[οό]ς\s+πρ[οό]σβασης|パスワード|(?-i:\bPW\b)|비밀번호|비번|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड)[^。.!?\n]{0,60}?(?:[:=：]|は|が|는|은|คือ|هي|είναι|\b(?:e|est|es|ist|lautet|jest|to|je|este|ar|er|la|adalah|ialah|auf|op|это|—)\b)\s*([A-Za-z]*[0-9!#-/:-@\[-\x60{-~][!-~]*)",
+    )
+});
+
+/// A door, safe or badge code in another language, and its digits (`Der
+/// Türcode … ist 8126`, `PIN do sejfu … to 6571`, `Код от двери — 2318`).
+static DOOR_CODE_ELSEWHERE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:turcode|tuercode|deurcode|dorrkod|codice\s+(?:della|del)\s+(?:porta|cancello|lucchetto|cassaforte)|code\s+(?:du|de\s+la|de)\s+(?:badge|porte|cadenas|coffre)|codigo\s+(?:da|de\s+la|del)\s+(?:porta|puerta|cadeado|candado|cofre)|kod\s+do\s+(?:drzwi|sejfu)|pin\s+do\s+\w+|kapi\s+kodu|код\s+(?:от\s+)?(?:двери|сейфа|замка))[^.!?\n0-9]{0,40}?(?:[:=—–-]|\b(?:ist|is|e|est|es|to|je|este|ar|er|la)\b)\s*([0-9]{4,8})(?:[^0-9]|$)",
     )
 });
 
