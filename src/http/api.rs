@@ -207,11 +207,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for QueryArgs<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<QueryArgs<T>, ApiError> {
-        axum::extract::Query::try_from_uri(&parts.uri).map(|q| QueryArgs(q.0)).map_err(|_| {
-            ApiError::invalid(
-                "the query string does not fit: user_id is required and limit is a whole number",
-            )
-        })
+        let query = parts.uri.query().unwrap_or_default();
+        let arguments =
+            serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(arguments)
+            .map(QueryArgs)
+            .map_err(|e| ApiError::invalid(crate::tools::args::mismatch(e)))
     }
 }
 

@@ -10,11 +10,15 @@ use utoipa::{IntoParams, ToSchema};
 /// Why arguments do not fit their type, naming the argument that fails and
 /// never the value it holds (a caller may have put anything there): the
 /// words every transport uses.
-pub fn mismatch(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+pub fn mismatch<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> String {
     let path = e.path().to_string();
     let message = e.into_inner().to_string();
     if let Some(rest) = message.strip_prefix("unknown field `") {
         return unknown_argument(rest);
+    }
+    if let Some(field) = message.strip_prefix("duplicate field `").and_then(|m| m.split('`').next())
+    {
+        return format!("argument '{field}' is given twice; give it once");
     }
     match message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
         Some(field) => format!("argument '{field}' is required"),

@@ -392,6 +392,19 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
             "unknown argument 'scope'; this tool takes user_id, scopes, limit, conversation_id, query"
         )
     );
+    // A query string's refusal names what is wrong in it (HTTP round 4, M3).
+    for (query, said) in [
+        (
+            "user_id=jay&status=active&status=deleted",
+            "argument 'status' is given twice; give it once",
+        ),
+        ("user_id=jay&limit=many", "argument 'limit' has the wrong type or value"),
+        ("status=active", "argument 'user_id' is required"),
+    ] {
+        let (status, _, message) =
+            refusal(api.get(JAY_TOKEN, &format!("/v1/memories?{query}")).await);
+        assert_eq!((status, message.as_str()), (400, said), "{query}");
+    }
     let wrong_type =
         api.post(JAY_TOKEN, "recall", json!({"user_id": "jay", "limit": "eight-secret"})).await;
     let (status, _, message) = refusal(wrong_type);
