@@ -460,7 +460,8 @@ fn told_as_history(words: &str) -> bool {
 /// it reads, as their speakers put it in passing (`Сейчас`, `Neste
 /// momento`, `Al momento`, `Şu anda`, `Obecnie`, `hôm nay`, `Op dit
 /// moment`, `Saat ini`, `ตอนนี้`, `اليوم`, `今`): the words view has dropped
-/// Latin accents, and reads German `im` as `i'm`.
+/// Latin accents (and `i'm Moment` is German `im Moment` as the claim
+/// view spells it).
 static NOW_MORE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
         r"(?i)\b(?:neste\s+momento|agora|atualmente|hoje|al\s+momento|attualmente|adesso|oggi|actualmente|ahora|en\s+este\s+momento|gerade|derzeit|aktuell|i'?m\s+moment|jetzt|heute|en\s+ce\s+moment|actuellement|su\s+anda|su\s+an|bugun|obecnie|teraz|dzisiaj|w\s+tej\s+chwili|hom\s+nay|hien\s+tai|bay\s+gio|op\s+dit\s+moment|momenteel|vandaag|saat\s+ini|sekarang|hari\s+ini|pagi\s+ini|ainda|ancora|todavia|encore|jelenleg|just\s+nu|momentalne|in\s+acest\s+moment|acum|hien\s+[dđ]ang|hien\s+nay|nu)\b|αυτή\s+τη\s+στιγμή|τώρα|σήμερα|الحالي|अभी|今朝|(?:^|[^\p{Cyrillic}])(?:сейчас|сегодня|на\s+данный\s+момент|в\s+настоящее\s+время)|ตอนนี้|วันนี้|ขณะนี้|اليوم|حاليا|الآن|현재|지금|오늘|現在|现在|今[、,，]?|今日",

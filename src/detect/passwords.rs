@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|palavra-passe|mdp|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|jelszava|lozinka|salasana|passord|adgangskode|losenordet|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|palavra-passe|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|jelszava|lozinka|salasana|passord|adgangskode|losenordet|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
