@@ -208,6 +208,7 @@ pub async fn run_once<S: Store>(
     let RunOptions { run_id, now, dry_run, cancel, progress } = options;
     let started = Instant::now();
     tracing::Span::current().record("run_id", run_id.as_str());
+    tracing::info!(dry_run, "run started");
     let clock = || {
         crate::domain::truncate_time(
             now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default(),
@@ -394,6 +395,7 @@ async fn extract_all<S: Store>(
     let claimed = AtomicUsize::new(0);
     let unreachable = std::sync::atomic::AtomicBool::new(false);
     let model_down = std::sync::atomic::AtomicBool::new(false);
+    let left = AtomicUsize::new(0);
     let stopped = || {
         cancel.is_cancelled()
             || spent.load(Ordering::Relaxed) >= budget
@@ -411,8 +413,8 @@ async fn extract_all<S: Store>(
     let outcomes: Vec<Result<Option<Outcome>>> = claims
         .stream(config, &stopped)
         .map(|candidate| {
-            let (spent, finished, claimed, unreachable, model_down) =
-                (&spent, &finished, &claimed, &unreachable, &model_down);
+            let (spent, finished, claimed, unreachable, model_down, left) =
+                (&spent, &finished, &claimed, &unreachable, &model_down, &left);
             async move {
                 let (candidate, read) = candidate?;
                 let span = tracing::info_span!(
@@ -422,16 +424,8 @@ async fn extract_all<S: Store>(
                 );
                 async move {
                     if stopped() {
-                        let why = if cancel.is_cancelled() {
-                            "shutting down"
-                        } else if model_down.load(Ordering::Relaxed) {
-                            "the model cannot answer"
-                        } else if unreachable.load(Ordering::Relaxed) {
-                            "the database cannot be reached"
-                        } else {
-                            "token budget of this run spent"
-                        };
-                        leave_for_next_run(stage_one, &candidate, why).await;
+                        left.fetch_add(1, Ordering::Relaxed);
+                        leave_for_next_run(stage_one, &candidate).await;
                         return Ok(None);
                     }
                     let outcome = stage_one.conversation(&candidate, read, clock()).await;
@@ -460,6 +454,19 @@ async fn extract_all<S: Store>(
         .await;
     let outcomes: Vec<Outcome> =
         outcomes.into_iter().filter_map(Result::transpose).collect::<Result<_>>()?;
+    let left = left.load(Ordering::Relaxed);
+    if left > 0 {
+        let why = if cancel.is_cancelled() {
+            "shutting down"
+        } else if model_down.load(Ordering::Relaxed) {
+            "the model cannot answer"
+        } else if unreachable.load(Ordering::Relaxed) {
+            "the database cannot be reached"
+        } else {
+            "token budget of this run spent (llm.max_tokens_per_run)"
+        };
+        tracing::info!(left, reason = why, "conversations left for the next run");
+    }
     if unreachable.load(Ordering::Relaxed) {
         return Err(crate::error::Error::Unreachable(
             "the database could not be reached during stage one; the run stopped taking work and the next run goes on"
@@ -470,13 +477,14 @@ async fn extract_all<S: Store>(
 }
 
 /// Releases a claimed conversation the run will not work on.
-async fn leave_for_next_run<S: Store>(stage_one: &StageOne<'_, S>, c: &Candidate, why: &str) {
+/// The run says once, at its end, how many it left and why.
+async fn leave_for_next_run<S: Store>(stage_one: &StageOne<'_, S>, c: &Candidate) {
     if let Some(owner) = stage_one.owner
         && let Err(e) = stage_one.store.release_claim(&c.conversation_id, owner).await
     {
         tracing::warn!(error = %e, "could not release the claim; it expires by itself");
     }
-    tracing::info!(reason = why, "conversation left for the next run");
+    tracing::debug!("conversation left for the next run");
 }
 
 /// The conversations a run takes, claimed a small batch at a time when the

@@ -507,16 +507,27 @@ async fn a_run_stops_taking_conversations_when_its_token_budget_is_spent() {
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_LLM__MAX_TOKENS_PER_RUN", "100")
-        .env("DREAMD_LLM__CONCURRENCY", "1");
+        .env("DREAMD_LLM__CONCURRENCY", "1")
+        .env("DREAMD_LOG__LEVEL", "info");
     d.ingest(
         &(0..3)
             .map(|i| user(&format!("c{i}"), "m1", "hi", "2026-11-28T00:00:00Z"))
             .collect::<Vec<_>>(),
     );
-    let (_, first) = d.run_once(NOW, &[]);
+    let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
+    let first: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(
         first["conversations"]["selected"], 1,
         "one call of 120 tokens spends the budget of 100"
+    );
+    // One line says how many claimed conversations were left, and why
+    // (ops round 4, M7); the third was never claimed.
+    let said = run.stderr.lines().filter(|l| l.contains("conversations left for the next run"));
+    let said: Vec<&str> = said.collect();
+    assert!(
+        said.len() == 1 && said[0].contains("left=1") && said[0].contains("token budget"),
+        "{}",
+        run.stderr
     );
     let status = d.json(&["status"]);
     assert_eq!(
