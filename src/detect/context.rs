@@ -9,21 +9,39 @@ use std::sync::{LazyLock, OnceLock};
 /// automaton). An ASCII word counts only standing alone (`id` in `id: 3`,
 /// not in `video`); a Chinese word counts anywhere.
 pub(crate) struct WordSet {
-    words: &'static [&'static str],
+    lists: Lists,
     regex: OnceLock<Regex>,
+}
+
+/// One list, or lists that other sets share (written once, read by both).
+enum Lists {
+    One(&'static [&'static str]),
+    Joined(&'static [&'static [&'static str]]),
 }
 
 impl WordSet {
     pub(crate) const fn new(words: &'static [&'static str]) -> WordSet {
-        WordSet { words, regex: OnceLock::new() }
+        WordSet { lists: Lists::One(words), regex: OnceLock::new() }
+    }
+
+    /// The words of several lists, some of them shared with other sets.
+    pub(crate) const fn joined(lists: &'static [&'static [&'static str]]) -> WordSet {
+        WordSet { lists: Lists::Joined(lists), regex: OnceLock::new() }
+    }
+
+    fn words(&self) -> impl Iterator<Item = &'static str> {
+        let lists: &[&'static [&'static str]] = match &self.lists {
+            Lists::One(words) => std::slice::from_ref(words),
+            Lists::Joined(lists) => lists,
+        };
+        lists.iter().flat_map(|words| words.iter().copied())
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
         self.regex
             .get_or_init(|| {
                 let alternatives: Vec<String> = self
-                    .words
-                    .iter()
+                    .words()
                     .map(|w| {
                         let starts = w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
                         let ends = w.chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric());

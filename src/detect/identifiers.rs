@@ -18,9 +18,11 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// Words that say a number is a phone number.
-static PHONE_WORDS: WordSet = WordSet::new(&[
-    "电话",
-    "手机",
+static PHONE_WORDS: WordSet = WordSet::joined(&[PHONE_WORDS_MORE, PHONE_NOUN_LIST]);
+
+/// The rest of [`PHONE_WORDS`]: verbs, and words that name a phone only
+/// near its number.
+const PHONE_WORDS_MORE: &[&str] = &[
     "联系",
     "座机",
     "固话",
@@ -46,54 +48,28 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "my number",
     "his number",
     "erreichen",
-    "telefon",
-    "handy",
     "anrufen",
     "rufen sie",
     "unter der nummer",
-    "telephone",
     "portable",
     "appeler",
     "appelez",
     "joindre",
-    "telefono",
-    "telefone",
-    "telemovel",
     "numero de telefone",
     "llamar",
     "llamame",
-    "movil",
-    "celular",
-    "cellulare",
-    "komorki",
     "komorka",
     "komorkowy",
-    "mobiele nummer",
     "mobiel",
-    "telefoonnummer",
     "telefonnummer",
-    "telepon",
-    "dien thoai",
-    "телефон",
-    "мобильный",
     "сотовый",
-    "هاتف",
-    "جوال",
     "เบอร์",
     "โทร",
-    "電話",
-    "携帯",
-    "전화",
     "연락처",
-    "휴대폰",
     "her number",
     "call",
-    "phone",
     "tel",
-    "mobile",
-    "cell",
     "fax",
-    "whatsapp",
     "wechat",
     "reach",
     "text me",
@@ -101,7 +77,7 @@ static PHONE_WORDS: WordSet = WordSet::new(&[
     "hotline",
     "contact",
     "ring",
-]);
+];
 
 /// Words that say a number is a phone number unless a word such as
 /// `permit` or `批号` says what else it numbers (`the permit number is
@@ -147,7 +123,9 @@ static ID_WORDS: WordSet = WordSet::new(&[
 ]);
 
 /// Words that say a number is a bank card or account number.
-static CARD_WORDS: WordSet = WordSet::new(&[
+static CARD_WORDS: WordSet = WordSet::joined(&[CARD_WORDS_HERE, CARD_NAMES_ELSEWHERE]);
+
+const CARD_WORDS_HERE: &[&str] = &[
     "卡号",
     "银行",
     "信用卡",
@@ -190,32 +168,12 @@ static CARD_WORDS: WordSet = WordSet::new(&[
     "扣款",
     "付款卡",
     "atm",
-    "tarjeta",
-    "kreditkarte",
-    "kartennummer",
-    "carte bancaire",
-    "numero de carte",
-    "carte bleue",
-    "cartao",
-    "carta di credito",
-    "карта",
-    "карты",
-    "карту",
-    "kredi karti",
-    "kart numarasi",
-    "karta",
-    "karty",
-    "creditcard",
-    "kartu kredit",
-    "kartu debit",
-    "บัตรเครดิต",
-    "بطاقة",
-    "カード",
-    "카드",
-]);
+];
 
 /// Words anywhere in a text that name a payment card or a charge to one.
-static CARD_NAMES: WordSet = WordSet::new(&[
+static CARD_NAMES: WordSet = WordSet::joined(&[CARD_NAMES_HERE, CARD_NAMES_ELSEWHERE]);
+
+const CARD_NAMES_HERE: &[&str] = &[
     "信用卡",
     "银行卡",
     "借记卡",
@@ -234,6 +192,11 @@ static CARD_NAMES: WordSet = WordSet::new(&[
     "pay with",
     "paid with",
     "bill to",
+];
+
+/// Names of a payment card in other languages, in both sets: each names a
+/// card wherever it stands.
+const CARD_NAMES_ELSEWHERE: &[&str] = &[
     "tarjeta",
     "kreditkarte",
     "kartennummer",
@@ -256,7 +219,7 @@ static CARD_NAMES: WordSet = WordSet::new(&[
     "بطاقة",
     "カード",
     "카드",
-]);
+];
 
 /// Words that say a number is a technical identifier or a count: a batch,
 /// a sample, a version, an order number, a barcode, a timestamp.
@@ -568,7 +531,9 @@ fn is_phone_number(digits: &str, plus: bool, groups: &[usize], labelled: bool) -
 /// Nouns that name a phone number from anywhere in its sentence (`Il
 /// cellulare del dott. Bianchi è 333 126 9060`), unlike verbs such as
 /// `call` or `contact`, which take other objects.
-static PHONE_NOUNS: WordSet = WordSet::new(&[
+static PHONE_NOUNS: WordSet = WordSet::new(PHONE_NOUN_LIST);
+
+const PHONE_NOUN_LIST: &[&str] = &[
     "电话",
     "手机",
     "phone",
@@ -597,7 +562,7 @@ static PHONE_NOUNS: WordSet = WordSet::new(&[
     "전화",
     "휴대폰",
     "whatsapp",
-]);
+];
 
 /// Countries whose national numbering plan a grouped number with a phone
 /// noun in its sentence is checked against: the ones whose languages the
