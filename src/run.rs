@@ -221,15 +221,15 @@ pub async fn run_once<S: Store>(
     let owner = (!dry_run).then_some(run_id.as_str());
     let seen = crate::seen::SeenValues::default();
     let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window, seen };
+    let model = ModelWatch::new(config.llm.concurrency);
     let outcomes = with_claims_renewed(
         store,
         owner,
         config,
         &clock,
-        extract_all(&stage_one, config, &clock, &cancel, progress),
+        extract_all(&stage_one, config, &clock, &cancel, &model, progress),
     )
     .await?;
-    let model_down = outcomes.iter().any(|o| o.model_unavailable);
     for outcome in outcomes {
         summary.add(outcome);
     }
@@ -243,7 +243,7 @@ pub async fn run_once<S: Store>(
         owner,
         config,
         &clock,
-        consolidate_all(&stage_two, &users, config, &clock, &cancel, model_down),
+        consolidate_all(&stage_two, &users, config, &clock, &cancel, &model),
     )
     .await;
     for outcome in user_outcomes {
@@ -387,6 +387,7 @@ async fn extract_all<S: Store>(
     config: &Config,
     clock: &(impl Fn() -> Time + Sync),
     cancel: &CancellationToken,
+    model: &ModelWatch,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Result<Vec<Outcome>> {
     let budget = config.llm.max_tokens_per_run;
@@ -394,13 +395,12 @@ async fn extract_all<S: Store>(
     let finished = AtomicUsize::new(0);
     let claimed = AtomicUsize::new(0);
     let unreachable = std::sync::atomic::AtomicBool::new(false);
-    let model_down = std::sync::atomic::AtomicBool::new(false);
     let left = AtomicUsize::new(0);
     let stopped = || {
         cancel.is_cancelled()
             || spent.load(Ordering::Relaxed) >= budget
             || unreachable.load(Ordering::Relaxed)
-            || model_down.load(Ordering::Relaxed)
+            || model.stop_reason().is_some()
     };
     let claims = Claims {
         stage_one,
@@ -413,8 +413,8 @@ async fn extract_all<S: Store>(
     let outcomes: Vec<Result<Option<Outcome>>> = claims
         .stream(config, &stopped)
         .map(|candidate| {
-            let (spent, finished, claimed, unreachable, model_down, left) =
-                (&spent, &finished, &claimed, &unreachable, &model_down, &left);
+            let (spent, finished, claimed, unreachable, left) =
+                (&spent, &finished, &claimed, &unreachable, &left);
             async move {
                 let (candidate, read) = candidate?;
                 let span = tracing::info_span!(
@@ -432,11 +432,8 @@ async fn extract_all<S: Store>(
                     if outcome.store_unreachable {
                         unreachable.store(true, Ordering::Relaxed);
                     }
-                    if outcome.model_unavailable && !model_down.swap(true, Ordering::Relaxed) {
-                        tracing::error!(
-                            "the model cannot answer (see the conversation's reason): the run stops taking work and charges no conversation an attempt; check llm.base_url, llm.model and the API key"
-                        );
-                    }
+                    let answered = outcome.calls > outcome.failures;
+                    model.note(outcome.model_unavailable, outcome.model_failing, answered);
                     let cost = outcome.usage.prompt_tokens + outcome.usage.completion_tokens;
                     spent.fetch_add(cost, Ordering::Relaxed);
                     let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
@@ -458,8 +455,8 @@ async fn extract_all<S: Store>(
     if left > 0 {
         let why = if cancel.is_cancelled() {
             "shutting down"
-        } else if model_down.load(Ordering::Relaxed) {
-            "the model cannot answer"
+        } else if let Some(why) = model.stop_reason() {
+            why
         } else if unreachable.load(Ordering::Relaxed) {
             "the database cannot be reached"
         } else {
@@ -474,6 +471,66 @@ async fn extract_all<S: Store>(
         ));
     }
     Ok(outcomes)
+}
+
+/// How the model fares this run, across both stages: whether the run
+/// should stop taking work because of it. A model that answers no one
+/// (a refused key, a wrong URL) stops it at the first call and charges
+/// nothing; one that fails [`ModelWatch::trip_at`] steps in a row with
+/// timeouts or server errors stops it too, charging the steps that failed:
+/// every further step would likely wait out its timeout and retries the
+/// same way, and a hung model would otherwise stretch a run to hours.
+struct ModelWatch {
+    unavailable: std::sync::atomic::AtomicBool,
+    failing_in_a_row: AtomicUsize,
+    broken: std::sync::atomic::AtomicBool,
+    trip_at: usize,
+}
+
+impl ModelWatch {
+    /// Steps failing in a row that end the run's work: one wave of
+    /// `llm.concurrency` failing together, and never fewer than three.
+    fn new(concurrency: usize) -> ModelWatch {
+        ModelWatch {
+            unavailable: Default::default(),
+            failing_in_a_row: AtomicUsize::new(0),
+            broken: Default::default(),
+            trip_at: concurrency.max(3),
+        }
+    }
+
+    /// Notes how one step (a conversation or a user) ended with the model:
+    /// unavailable, failing, or `answered` at least once, which ends a
+    /// series of failures.
+    fn note(&self, unavailable: bool, failing: bool, answered: bool) {
+        if unavailable && !self.unavailable.swap(true, Ordering::Relaxed) {
+            tracing::error!(
+                "the model cannot answer (see the step's reason): the run stops taking work and charges no conversation or user an attempt; check llm.base_url, llm.model and the API key"
+            );
+        }
+        if failing {
+            let in_a_row = self.failing_in_a_row.fetch_add(1, Ordering::Relaxed) + 1;
+            if in_a_row >= self.trip_at && !self.broken.swap(true, Ordering::Relaxed) {
+                tracing::error!(
+                    in_a_row,
+                    "the model failed this many steps in a row (timeouts, HTTP 429 or 5xx, broken connections): the run stops taking work, and the rest waits for the next run; check the model server"
+                );
+            }
+        } else if answered {
+            self.failing_in_a_row.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Why the run takes no more work because of the model, if it does not.
+    fn stop_reason(&self) -> Option<&'static str> {
+        if self.unavailable.load(Ordering::Relaxed) {
+            Some("the model cannot answer")
+        } else if self.broken.load(Ordering::Relaxed) {
+            Some("the model failed too many calls in a row")
+        } else {
+            None
+        }
+    }
 }
 
 /// Releases a claimed conversation the run will not work on.
@@ -576,21 +633,14 @@ async fn consolidate_all<S: Store>(
     config: &Config,
     clock: &(impl Fn() -> Time + Sync),
     cancel: &CancellationToken,
-    model_down: bool,
+    model: &ModelWatch,
 ) -> Vec<crate::consolidate::Outcome> {
-    let model_down = std::sync::atomic::AtomicBool::new(model_down);
-    let model_down = &model_down;
     futures::stream::iter(users)
         .map(|user_id| {
             let span = tracing::info_span!("user", user_id = %user_id);
             async move {
-                let why = if cancel.is_cancelled() {
-                    Some("shutting down")
-                } else if model_down.load(Ordering::Relaxed) {
-                    Some("the model cannot answer")
-                } else {
-                    None
-                };
+                let why =
+                    if cancel.is_cancelled() { Some("shutting down") } else { model.stop_reason() };
                 if let Some(why) = why {
                     tracing::info!(reason = why, "user left for the next run");
                     return crate::consolidate::Outcome {
@@ -599,9 +649,8 @@ async fn consolidate_all<S: Store>(
                     };
                 }
                 let outcome = stage_two.user(user_id, clock()).await;
-                if outcome.model_unavailable {
-                    model_down.store(true, Ordering::Relaxed);
-                }
+                let answered = outcome.calls > outcome.failures;
+                model.note(outcome.model_unavailable, outcome.model_failing, answered);
                 outcome
             }
             .instrument(span)
@@ -670,4 +719,47 @@ async fn sweep_expired<S: Store>(
         }
     }
     Ok((expired, retried))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_watch_stops_the_run_only_after_failures_in_a_row() {
+        let watch = ModelWatch::new(1);
+        for _ in 0..2 {
+            watch.note(false, true, false);
+        }
+        watch.note(false, false, true);
+        for _ in 0..2 {
+            watch.note(false, true, false);
+        }
+        watch.note(false, false, false);
+        assert_eq!(
+            watch.stop_reason(),
+            None,
+            "an answer ends a series; a step with no call does not"
+        );
+        watch.note(false, true, false);
+        assert_eq!(watch.stop_reason(), Some("the model failed too many calls in a row"));
+    }
+
+    #[test]
+    fn one_wave_of_failures_trips_the_watch_at_high_concurrency() {
+        let watch = ModelWatch::new(8);
+        for _ in 0..7 {
+            watch.note(false, true, false);
+        }
+        assert_eq!(watch.stop_reason(), None);
+        watch.note(false, true, false);
+        assert!(watch.stop_reason().is_some());
+    }
+
+    #[test]
+    fn a_model_that_answers_no_one_stops_the_run_at_once() {
+        let watch = ModelWatch::new(8);
+        watch.note(true, false, false);
+        assert_eq!(watch.stop_reason(), Some("the model cannot answer"));
+    }
 }

@@ -20,6 +20,12 @@ impl StepFailure {
     pub fn model_unavailable(&self) -> bool {
         matches!(self, StepFailure::Model(e) if e.is_unavailable())
     }
+
+    /// The model server failed (see [`LlmError::is_server_fault`]): charged,
+    /// and counted toward ending the run's work early.
+    pub fn model_failing(&self) -> bool {
+        matches!(self, StepFailure::Model(e) if e.is_server_fault())
+    }
 }
 
 /// How one conversation (stage one) or one user (stage two) ended in a run.

@@ -31,6 +31,9 @@ pub struct Outcome {
     pub newest_new_slip: Option<String>,
     /// The model could not answer any call: the run stops taking users.
     pub model_unavailable: bool,
+    /// The model server failed (timeouts, 429, 5xx): counted toward
+    /// ending the run's work early.
+    pub model_failing: bool,
 }
 
 /// Stage two for one run.
@@ -68,6 +71,7 @@ impl<S: Store> StageTwo<'_, S> {
         }
         if let Err(failure) = result {
             outcome.model_unavailable = failure.model_unavailable();
+            outcome.model_failing = failure.model_failing();
             tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
             outcome.ending = Ending::Failed(failure.to_string());
         }

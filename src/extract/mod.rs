@@ -35,6 +35,9 @@ pub struct Outcome {
     pub store_unreachable: bool,
     /// The model could not answer any call: the run stops taking work.
     pub model_unavailable: bool,
+    /// The model server failed (timeouts, 429, 5xx): counted toward
+    /// ending the run's work early.
+    pub model_failing: bool,
 }
 
 /// Stage one for one run: what every conversation shares.
@@ -99,6 +102,7 @@ impl<S: Store> StageOne<'_, S> {
                 outcome.store_unreachable =
                     matches!(&failure, StepFailure::Store(e) if e.is_unreachable());
                 outcome.model_unavailable = failure.model_unavailable();
+                outcome.model_failing = failure.model_failing();
                 let countable = !matches!(failure, StepFailure::Store(Error::Stale(_)))
                     && !outcome.model_unavailable;
                 if countable && !outcome.store_unreachable {

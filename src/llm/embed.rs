@@ -10,15 +10,12 @@
 //! shape of the answer), never with the texts sent or the server's words.
 
 use super::answer::AnswerProblem;
-use super::openai::{Attempt, with_retries};
+use super::openai::{Attempt, retry_after, with_retries};
 use super::{CallReport, LlmError, Usage};
 use crate::config::Config;
 use crate::error::Error;
 use serde::Deserialize;
 use std::time::Duration;
-
-/// The longest wait a Retry-After may impose before the next attempt.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
 /// A client of one embedding model.
 pub struct Embedder {
@@ -167,11 +164,6 @@ fn read_answer(bytes: &[u8], inputs: usize) -> Result<(Vec<Vec<f32>>, u64), LlmE
 
 fn transport(e: reqwest::Error) -> Failed {
     Failed { error: LlmError::of_reqwest(&e), retry_after: None }
-}
-
-fn retry_after(response: &reqwest::Response) -> Option<Duration> {
-    let seconds = response.headers().get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
-    Some(Duration::from_secs(seconds.trim().parse().ok()?).min(MAX_RETRY_AFTER))
 }
 
 #[cfg(test)]

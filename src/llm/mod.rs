@@ -55,6 +55,16 @@ impl LlmError {
             || matches!(self, LlmError::Status { status: 401 | 403 | 404 | 407, .. })
     }
 
+    /// Whether the model server failed a call in a way no conversation
+    /// causes: it timed out, was overloaded (429) or broke (5xx, a broken
+    /// connection). Such a failure is charged as usual; many in a row end
+    /// the run's work early, since every further call would likely wait
+    /// out its timeout and retries the same way.
+    pub fn is_server_fault(&self) -> bool {
+        matches!(self, LlmError::Timeout | LlmError::Transport(_))
+            || matches!(self, LlmError::Status { status: 429 | 500..=599, .. })
+    }
+
     /// A reqwest error: a timeout, a connection never made, or one that broke.
     pub(crate) fn of_reqwest(e: &reqwest::Error) -> LlmError {
         if e.is_timeout() {

@@ -31,6 +31,14 @@ use tokio::sync::Semaphore;
 /// The longest wait a Retry-After may impose before the next attempt.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
+/// The wait a response's Retry-After (in seconds) asks for, at most
+/// [`MAX_RETRY_AFTER`]: a server asking for an hour would otherwise hold
+/// the run, and its shutdown, for that hour.
+pub(super) fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    let seconds = response.headers().get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    Some(Duration::from_secs(seconds.trim().parse().ok()?).min(MAX_RETRY_AFTER))
+}
+
 pub struct OpenAiClient {
     client: Client<OpenAIConfig>,
     model: String,
@@ -89,12 +97,7 @@ impl tower::Service<HttpRequestFactory> for StatusService {
             let status = response.status();
             let unavailable = matches!(status.as_u16(), 401 | 403 | 404 | 407);
             if status.as_u16() == 429 || status.is_server_error() || unavailable {
-                let retry_after = response
-                    .headers()
-                    .get(reqwest::header::RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-                    .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER));
+                let retry_after = retry_after(&response);
                 return Err(OpenAIError::Boxed(Box::new(Throttled {
                     status: status.as_u16(),
                     retry_after,
@@ -362,10 +365,17 @@ pub(super) async fn with_retries<T, F: Future<Output = Attempt<T>>>(
             }
             Err(error) => {
                 report.failures += 1;
-                tracing::warn!(attempt = n + 1, error = %error, "{what} failed");
+                let retry_in = (n < max_retries).then(|| retry_after.unwrap_or_else(|| backoff(n)));
+                tracing::warn!(
+                    attempt = n + 1,
+                    error = %error,
+                    retry_in_ms = retry_in.map(|wait| wait.as_millis() as u64),
+                    server_asked = retry_after.is_some(),
+                    "{what} failed"
+                );
                 report.outcome = Err(error);
-                if n < max_retries {
-                    tokio::time::sleep(retry_after.unwrap_or_else(|| backoff(n))).await;
+                if let Some(wait) = retry_in {
+                    tokio::time::sleep(wait).await;
                 }
             }
         }

@@ -260,6 +260,45 @@ async fn a_model_that_refuses_the_key_charges_no_attempt_and_stops_the_run() {
     assert_eq!(slips_of(&d, "u1").len(), 3);
 }
 
+/// A model failing call after call (hung, overloaded, broken) ends the
+/// run's work after a few conversations fail in a row: each further one
+/// would wait out its timeout and retries the same way, stretching the run
+/// to hours (ops round 4, M1). Those that failed are charged; the rest wait
+/// uncharged for the next run.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_failing_call_after_call_ends_the_run_early() {
+    let healthy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let server_healthy = healthy.clone();
+    let server = fake_model::start(move |doc: &Value| {
+        if server_healthy.load(Ordering::SeqCst) {
+            fake_model::one_slip_per_message(doc)
+        } else {
+            ResponseTemplate::new(503)
+        }
+    })
+    .await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__MAX_RETRIES", "0")
+        .env("DREAMD_LLM__CONCURRENCY", "1");
+    let lines: Vec<String> = (0..8)
+        .map(|i| user(&format!("c{i}"), "m1", "I prefer tables", "2026-11-28T00:00:00Z"))
+        .collect();
+    d.ingest(&lines);
+    let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
+    let summary: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(run.code, 3, "{summary}");
+    assert_eq!(summary["conversations"]["failed"], 3, "three in a row end the run: {summary}");
+    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert!(run.stderr.contains("the model failed this many steps in a row"), "{}", run.stderr);
+    let status = d.json(&["status"]);
+    assert_eq!(status["backlog"]["claims_held"], 0, "the rest released: {status}");
+    assert_eq!(status["failed_ranges"], json!([]), "one failure each is far from max_attempts");
+    healthy.store(true, Ordering::SeqCst);
+    let (code, summary) = d.run_once(NOW, &[]);
+    assert_eq!((code, summary["conversations"]["done"].as_u64()), (0, Some(8)), "{summary}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn retry_after_is_honoured() {
     let calls = AtomicUsize::new(0);
