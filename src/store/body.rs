@@ -1180,6 +1180,7 @@ impl Store for Backend {
     }
 
     async fn schema(&self) -> Result<SchemaState> {
+        dialect::check_file(&self.writer).map_err(Error::db("checking the database file"))?;
         let applied = sqlx::query_as::<_, (i64, bool)>(
             "SELECT version, success FROM _sqlx_migrations ORDER BY version",
         );

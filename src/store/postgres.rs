@@ -53,6 +53,11 @@ mod dialect {
         pool.acquire().await
     }
 
+    /// A server has no file to lose under a running process.
+    pub fn check_file(_writer: &PgPool) -> Result<(), sqlx::Error> {
+        Ok(())
+    }
+
     /// A plain transaction; rows that writers depend on are locked explicitly.
     pub async fn begin_write(
         conn: &mut PgConnection,

@@ -82,8 +82,12 @@ impl SqliteStore {
             .map_err(opening())?;
         let mut marker = path.as_os_str().to_owned();
         marker.push("-erased");
-        let writer =
-            Writer { pool: writer, held: Arc::default(), erased_marker: Arc::new(marker.into()) };
+        let file = Arc::new(OpenedFile::at(path).map_err(Error::io(format!(
+            "reading the metadata of SQLite database {}",
+            path.display()
+        )))?);
+        let erased_marker = Arc::new(marker.into());
+        let writer = Writer { pool: writer, held: Arc::default(), erased_marker, file };
         if writer.erased_marker.exists() {
             // A process that erased text could not truncate the log; try now.
             drop(dialect::writer(&writer).await.map_err(opening())?);
@@ -119,6 +123,41 @@ struct Writer {
     /// write-ahead log, so that whichever dreamd process writes next (or
     /// opens the database next) truncates the log once no reader holds it.
     erased_marker: Arc<std::path::PathBuf>,
+    file: Arc<OpenedFile>,
+}
+
+/// The database file as opened, by device and inode. A file deleted or
+/// replaced under a running process stays open to it, unlinked: it would go
+/// on writing where no one reads, and lose it all at its next start, while
+/// new input goes to the new file (ops round 4, M6).
+struct OpenedFile {
+    path: std::path::PathBuf,
+    id: (u64, u64),
+}
+
+impl OpenedFile {
+    fn at(path: &Path) -> std::io::Result<OpenedFile> {
+        Ok(OpenedFile { path: path.to_owned(), id: Self::id(path)? })
+    }
+
+    fn id(path: &Path) -> std::io::Result<(u64, u64)> {
+        use std::os::unix::fs::MetadataExt;
+        let metadata = std::fs::metadata(path)?;
+        Ok((metadata.dev(), metadata.ino()))
+    }
+
+    /// An error when the path no longer names the file opened.
+    fn check(&self) -> Result<(), sqlx::Error> {
+        if Self::id(&self.path).is_ok_and(|id| id == self.id) {
+            return Ok(());
+        }
+        let why = format!(
+            "the database file {} was deleted or replaced while this process had it open; \
+             nothing more is written to it, since it would be lost: restart dreamd to use the file at that path",
+            self.path.display()
+        );
+        Err(sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::NotFound, why)))
+    }
 }
 
 struct Held {
@@ -132,6 +171,11 @@ mod dialect {
     pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 
     use super::{Held, WRITER_HELD_FOR, WRITER_QUEUE_TIMEOUT, Writer};
+
+    /// Whether the database file is still the one opened.
+    pub fn check_file(writer: &Writer) -> Result<(), sqlx::Error> {
+        writer.file.check()
+    }
     use sqlx::{Connection, Sqlite, SqliteConnection, Transaction};
     use std::time::Instant;
     use tokio::sync::{MappedMutexGuard, MutexGuard};
@@ -140,6 +184,7 @@ mod dialect {
     pub async fn writer(
         writer: &Writer,
     ) -> Result<MappedMutexGuard<'_, SqliteConnection>, sqlx::Error> {
+        writer.file.check()?;
         let queued = tokio::time::timeout(WRITER_QUEUE_TIMEOUT, writer.held.lock());
         let mut held = queued.await.map_err(|_| sqlx::Error::PoolTimedOut)?;
         if let Some(h) = held.as_mut()
@@ -294,5 +339,27 @@ mod tests {
         }
         store.apply(Vec::new()).await.expect("the next write goes through");
         store.apply(Vec::new()).await.expect("and the one after it");
+    }
+
+    /// A database file deleted under a running process: its writes would go
+    /// to the unlinked file and be lost (ops round 4, M6), so every write
+    /// and the health check say so instead.
+    #[tokio::test]
+    async fn a_database_file_deleted_under_the_store_is_noticed() {
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let path = dir.path().join("t.db");
+        let store = SqliteStore::open(&path).await.expect("the store opens");
+        store.apply(Vec::new()).await.expect("a write while the file is there");
+        assert!(store.schema().await.expect("the schema reads").is_current());
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            let _ = std::fs::remove_file(file);
+        }
+        let written = store.release_claims("run").await.expect_err("no write to a deleted file");
+        assert!(written.is_unreachable(), "a run stops taking work: {written}");
+        assert!(written.to_string().contains("was deleted or replaced"), "{written}");
+        let health = store.schema().await.expect_err("not healthy");
+        assert!(health.to_string().contains("restart dreamd"), "{health}");
     }
 }
