@@ -104,6 +104,26 @@ fn ends_clause(text: &str, i: usize, c: char) -> bool {
     }
 }
 
+/// What `head` (the words before a match) says after its last `: `: a
+/// lead-in before a colon (`quick context before my question: …`) frames
+/// nothing after it, unless it introduces an example or a quotation
+/// (`Example phishing line: 'I have root access'`).
+pub(crate) fn after_lead_in(head: &str) -> &str {
+    static EXAMPLE: WordSet = WordSet::new(&[
+        "example", "examples", "e.g", "such as", "like", "sample", "template", "phishing", "quote",
+        "says", "said", "wrote", "例如", "比如", "示例", "例子",
+    ]);
+    match head.rsplit_once(": ") {
+        Some((lead, rest))
+            if !mentions(&lead.to_lowercase(), &EXAMPLE)
+                && !rest.trim_start().starts_with(['\'', '"', '“', '‘', '「']) =>
+        {
+            rest
+        }
+        _ => head,
+    }
+}
+
 /// The clause of `text` holding byte `pos`.
 pub(crate) fn clause_around(text: &str, pos: usize) -> &str {
     let pos = pos.min(text.len());
