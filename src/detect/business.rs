@@ -229,7 +229,7 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
 /// Out of stock, stated as now.
 static STOCK_OUT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:断货|缺货|没货|售罄|无库存|零库存|库存为零|库存清零|卖完了|用完了|库存(?:是|为)(?:零|0)\b|\b(?:we|they)\s+(?:have|'ve\s+got|got)\s+no\s+[\w\s-]{1,30}?\s+left\s+(?:rn|atm|right\s+now|at\s+the\s+moment|now|today)\b|\bon\s+allocation\b|\bout\s+of\s+stock\b|\bsold\s+out\b|\bstocked\s+out\b|\bon\s+back-?order\b)",
+        r"(?i)(?:断货|缺货|没货|售罄|无库存|零库存|库存为零|库存清零|卖完了|用完了|库存(?:是|为)(?:零|0)(?:[^\d.]|$)|\b(?:we|they)\s+(?:have|'ve\s+got|got)\s+no\s+[\w\s-]{1,30}?\s+left\s+(?:rn|atm|right\s+now|at\s+the\s+moment|now|today)\b|\bon\s+allocation\b|\bout\s+of\s+stock\b|\bsold\s+out\b|\bstocked\s+out\b|\bon\s+back-?order\b)",
     )
 });
 
@@ -261,13 +261,13 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:已放行|放行了|还没关|没关|未关闭|打开状态|没人接|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
+const STATUS_ZH: &str = r"(?:已放行|放行了|还没关|没关|未关闭|打开状态|没人接|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 /// What a document or a consignment is in right now, in English, beyond
 /// [`STATUS_EN`]: held, waiting with someone, stuck on the way
 /// (`on credit hold`, `sitting with finance`, `with the client for
 /// sign-off`, `stuck at Felixstowe customs`, `on the water`, `70% picked`).
-const LIVE_STATUS_EN: &str = r"(?:on\s+(?:[\w-]+\s+){0,2}?hold|pending|awaiting\s+[\w-]+|waiting\s+(?:on|for)\s+[\w-]+|under\s+review|in\s+review|unpaid|outstanding|overdue|sitting\s+(?:with|in|at)\s+[\w-]+|with\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:sign-?off|approval|review|signature|signing)|stuck\s+(?:at|in|with|on)\s+[\w-]+|held\s+(?:up\s+)?(?:at|in)\s+[\w-]+|being\s+held|blocked(?:\s+in\s+[\w-]+)?|in\s+quarantine|quarantined|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|\d+\s*%\s+(?:picked|packed|complete|done|shipped|loaded)|running\s+(?:\d+\s+(?:days?|hours?|weeks?)\s+)?(?:late|behind)|delayed|in\s+transit|out\s+for\s+delivery)\b|(?:approved|open(?:\s+(?:with|at|since)\s+[\w-]+)?)\s*(?:[,;]|\.(?:\s|$)|$|\s+(?:rn|atm|right\s+now|at\s+the\s+moment|today|as\s+of)\b)";
+const LIVE_STATUS_EN: &str = r"(?:on\s+(?:[\w-]+\s+){0,2}?hold|pending|awaiting\s+[\w-]+|waiting\s+(?:on|for)\s+[\w-]+|under\s+review|in\s+review|unpaid|outstanding|overdue|sitting\s+(?:with|in|at)\s+[\w-]+|with\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:sign-?off|approval|review|signature|signing)|stuck\s+(?:at|in|with|on)\s+[\w-]+|held\s+(?:up\s+)?(?:at|in)\s+[\w-]+|being\s+held|blocked(?:\s+in\s+[\w-]+)?|in\s+quarantine|quarantined|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|\d+\s*%\s+(?:picked|packed|complete|done|shipped|loaded)|running\s+(?:\d+\s+(?:days?|hours?|weeks?)\s+)?(?:late|behind)|delayed|in\s+transit|out\s+for\s+delivery)\b|(?:approved|open(?:\s+(?:with|at|since)\s+[\w-]+)?)\s*(?:[,;]|\.(?:\s|$)|$|\s+(?:rn|atm|right\s+now|at\s+the\s+moment|today|as\s+of)\b|\s+and\s+(?:pending|currently|still|waiting|awaiting|assigned)\b)";
 
 /// What [`LIVE_STATUS_EN`] is said of: a document, a consignment, a batch.
 const LIVE_SUBJECT_EN: &str = r"(?:orders?|POs?|purchase\s+orders?|SOs?|sales\s+orders?|shipments?|deliver(?:y|ies)|consignments?|containers?|reefers?|tankers?|trucks?|lorr(?:y|ies)|approvals?|requests?|tickets?|invoices?|payments?|change\s+requests?|CRs?|requisitions?|purchase\s+req(?:uisition)?s?|reqs?|RMAs?|claims?|deviations?|CAPAs?|work\s+orders?|batch(?:es)?|lots?|licen[cs]es?|permits?|certificates?|reports?|artworks?|guarantees?|results?|quotes?|contracts?|applications?|submissions?|registrations?|dossiers?|filings?|refunds?|credit\s+notes?)";
@@ -275,7 +275,7 @@ const LIVE_SUBJECT_EN: &str = r"(?:orders?|POs?|purchase\s+orders?|SOs?|sales\s+
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
 /// When something is expected to arrive: a day, a date, a clock time, a span.
-const ARRIVAL_TIME: &str = r"(?:(?:this|next|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d+\s+(?:days?|weeks?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号]";
+const ARRIVAL_TIME: &str = r"(?:(?:this|next|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号]";
 
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被|到现在|至今))*";
@@ -296,6 +296,13 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:line|lines|filler|packer|machine|plant|cold\s+store|store|warehouse|freezer|fridge|loop|autoclave|dryer|fermenter|reactor|tank|silo|forklift|lab|system|server|LIMS|MES|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:(?P<status>down|full|offline|out\s+of\s+service|in\s+for\s+repair|booked\s+out|fully\s+booked|occupied|at\s+full\s+capacity)|running\s+at\s+(?:half|full|reduced|\d+(?:\.\d+)?\s*%)\s*(?:speed|capacity|utili[sz]ation|rate|output)?)(?:\s+(?:for|because\s+of|due\s+to)\s+[\w\s-]{1,30}?)?\s+(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today|this\s+morning)\b(?P<after>)".to_string(),
         // the nitrogen tank reading is 35% this morning: a level read now.
         r"(?i)\b(?:tank|silo|vessel|level|reading|gauge)\b[^.;!?\n]{0,20}?\b(?:is|reads|shows|at)\s+\d+(?:\.\d+)?\s*%\s+(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today|this\s+morning)\b(?P<after>)".to_string(),
+        // the DSC is out of service until the engineer comes / the spray dryer is
+        // fully booked until the end of next week: a plant's or an instrument's
+        // state for now, with how long it lasts.
+        r"(?i)\b(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:is|are|'s)\s+(?:(?:currently|still|now)\s+)?(?P<status>down|out\s+of\s+(?:service|order)|in\s+for\s+(?:repair|service|maintenance)|under\s+repair|booked\s+out|fully\s+booked|booked\s+solid|occupied|at\s+full\s+capacity|full|offline|unavailable)\b[^.;!?\n]{0,40}?\b(?:until|till|til|all\s+day|today|tonight|this\s+(?:morning|afternoon|week|month)|right\s+now|rn|atm|at\s+the\s+moment|currently)\b(?P<after>)".to_string(),
+        // Rajesh is out sick today / Meera is on leave until monday: who is
+        // away now, said of someone else.
+        r"(?i)\b(?P<who>[a-z][\w-]*)\s+(?:is|'s)\s+(?P<status>out\s+sick|off\s+sick|on\s+(?:sick\s+|annual\s+|parental\s+|maternity\s+|paternity\s+)?leave|on\s+holiday|on\s+vacation|ooo|out\s+of\s+(?:the\s+)?office)\b[^.;!?\n]{0,20}?\b(?:until|till|today|this\s+(?:morning|afternoon|week)|right\s+now|rn|atm|at\s+the\s+moment|currently)\b(?P<after>)".to_string(),
         // 3 batches waiting in the QA release queue right now / a backlog of 47 samples atm.
         r"(?i)\b\d+\s+(?:batches|lots|orders|POs|samples|requests|tickets|deviations|invoices|trucks|containers)\s+(?:(?:are\s+)?(?:waiting|pending|queued|on\s+hold|stuck)|in\s+the\s+[\w\s-]{0,20}?queue)\b[^.;!?\n]{0,40}?\b(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today|as\s+of\s+(?:now|today|this\s+morning))\b(?P<after>)".to_string(),
         r"(?i)\bbacklog\s+of\s+\d+\s+[\w-]+\s+(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today)\b(?P<after>)".to_string(),
@@ -315,7 +322,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // The shipment has an ETA of Thursday / 那批菌种下周二到厂: an arrival now expected.
         format!(r"(?i)\b(?:ETA|estimated\s+(?:time\s+of\s+)?arrival)\b(?:\s+(?:for|of|on)\s+(?:the\s+|our\s+|that\s+|this\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?)?(?:\s+(?:is|of|at|for)|\s*[:=])+\s*(?:(?:now|still|about|around|roughly)\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
         // new ETA tomorrow 9am / in transit, ETA this Thursday: an estimate needs no verb.
-        format!(r"(?i)(?:\b(?:new|revised|updated|latest|current)\s+|(?:^|[,;(]|\bwith\s+an?)\s*)ETA\s+(?:now\s+)?(?P<status>{ARRIVAL_TIME})(?P<after>)"),
+        format!(r"(?i)(?:\b(?:new|revised|updated|latest|current)\s+|(?:^|[,;(]|\bwith\s+an?)\s*)ETA\s+(?:now\s+)?(?P<status>{ARRIVAL_TIME}|\d+\s+days?\b)(?P<after>)"),
         r"(?:(?:下|本|这)?周[一二三四五六日天]|(?:下|本|这)?(?:星期|礼拜)[一二三四五六日天]|这周|本周|下周|这个月|月底|明天|后天|今天|今晚|\d{1,2}月\d{1,2}[日号]|\d{1,2}\s*[号日])(?:上午|下午|晚上|早上)?(?:就|能|会|才)?(?P<status>到厂|到货|到港|到仓|送到|抵达)(?P<after>.{0,4})".to_string(),
         // the shipment arrives tomorrow: an arrival told, not asked.
         format!(r"(?i)\b(?:shipment|delivery|order|ordered|container|truck|tanker|load|consignment|parcel|pallets?)\b[^.;!?\n]{{0,30}}?\b(?:arrives?|arriving|will\s+arrive|lands?|will\s+land|is\s+due|gets\s+in|(?:is|are)\s+(?:expected|due|scheduled|supposed)\s+to\s+(?:arrive|land|get\s+here|be\s+(?:here|delivered)))\s+(?:on\s+|at\s+|by\s+)?(?P<status>{ARRIVAL_TIME})\b(?P<after>)"),
@@ -334,7 +341,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?:还在|仍在|正在|还|仍)(?:等待?|等着)[^,;。!?\n]{0,8}?(?P<status>审批|批复|签批|审核|放行|付款|发货|到货|清关|签字)(?P<after>.{0,4})".to_string(),
         // 系统里目前是部分发货状态 / 目前还在海关清关 / 现在在部门经理审批节点:
         // a document's or a consignment's state now, its subject said before.
-        r#"(?P<now>目前|现在|当前|眼下)\s*(?:还|仍|依然|依旧|一直)?\s*(?:是|处于|还是|仍是)?\s*["']?\s*(?P<status>(?:还在|仍在|在|卡在|停在)[^,;。!?\n做搞弄进"']{0,8}?(?:审批|审核|会签|签批|复核|批复|检测|检验|质检|清关|查验|报关)(?:中|节点|环节|阶段)?|[\p{Han}A-Za-z]{0,8}?(?:审批|审核|会签|签批|复核|检测|检验|质检|查验|清关|报关|运输|配送|派送)中|(?:部分|全部)?(?:发货|到货|入库|出库|签收|付款|退货)状态|待(?:派工|排产|排期|发货|付款|审批|审核|放行|检测|检|入库|出库|签收|收货|到货|受理|领料|复核|会签|批)(?:状态)?|在途)\s*["']?\s*(?:了|呢)?(?P<after>\s*(?:[,;。!?\n]|$))"#.to_string(),
+        r#"(?P<now>目前|现在|当前|眼下)\s*(?:还|仍|依然|依旧|一直)?\s*(?:是|处于|还是|仍是)?\s*["']?\s*(?P<status>(?:还在|仍在|在|卡在|停在)[^,;。!?\n做搞弄进"']{0,8}?(?:审批|审核|会签|签批|复核|批复|检测|检验|质检|清关|查验|报关|中转)(?:中|节点|环节|阶段)?|[\p{Han}A-Za-z]{0,8}?(?:审批|审核|会签|签批|复核|检测|检验|质检|查验|清关|报关|运输|配送|派送)中|(?:部分|全部)?(?:发货|到货|入库|出库|签收|付款|退货)状态|待(?:派工|排产|排期|发货|付款|审批|审核|放行|检测|检|入库|出库|签收|收货|到货|受理|领料|复核|会签|批)(?:状态)?|在途)\s*["']?\s*(?:了|呢)?(?P<after>\s*(?:[,;。!?\n]|$))"#.to_string(),
         // 批次 240315-02 目前状态：待放行 / "status": "shipped".
         r"(?:目前|当前|现在)\s*(?:的)?状态\s*(?:[:=：]|是|为)\s*(?P<status>待[\p{Han}]{1,4}|已[\p{Han}]{1,4}|审批中|审核中|处理中|在途)(?P<after>.{0,4})".to_string(),
         format!(r#"(?i)"(?:status|state|order_status|approval_status|shipping_status)"\s*:\s*"(?P<status>{STATUS_EN})"(?P<after>)"#),
@@ -794,7 +801,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|out\s+of\s+order|sick|leave|holiday|vacation|\booo\b|out\s+of\s+(?:the\s+)?office|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
     )
 });
 
@@ -1170,7 +1177,7 @@ fn has_stock(words: &str) -> bool {
         let after = &words[m.end()..];
         let rest = words.get(m.end()..from + statement.len()).unwrap_or("");
         let said = &words[from..m.end()];
-        let said = said.rsplit_once(": ").map_or(said, |(_, after)| after);
+        let said = super::context::after_lead_in(said);
         !mentions(said, &NOT_A_STATUS)
             && !mentions(statement, &NOT_OUT_OF_STOCK)
             && (!PAST.is_match(statement) || NOW.is_match(statement))
@@ -1286,7 +1293,7 @@ fn has_status(words: &str) -> bool {
             let before = words.get(clause_start..m.start()).unwrap_or("");
             // `quick context before my question: the PO is …`: a lead-in
             // before a colon frames nothing after it.
-            let before = before.rsplit_once(": ").map_or(before, |(_, after)| after);
+            let before = super::context::after_lead_in(before);
             // `a script that checks whether a PO is approved`: words the
             // determiner took in (`that checks whether a`) count as before.
             let det = c.name("det").map_or("", |d| d.as_str());
@@ -1303,6 +1310,7 @@ fn has_status(words: &str) -> bool {
                 && (!record || NOW.is_match(clause))
                 && !is_in_the_past(words, m.start(), m.end(), clause)
                 && !c.name("now").is_some_and(|now| said_of_a_person(&words[..now.start()]))
+                && !c.name("who").is_some_and(|who| is_the_speaker(who.as_str()))
         })
     })
 }
@@ -1376,6 +1384,13 @@ fn status_word_dropped(after: &str) -> &str {
         }
         _ => after,
     }
+}
+
+/// `I` or `we`: a person's own leave is theirs to have remembered, with
+/// its end date; someone else's absence is a fact of the day.
+fn is_the_speaker(who: &str) -> bool {
+    ["i", "we", "i'm", "it", "who", "that", "this", "everyone", "nobody"]
+        .contains(&who.to_ascii_lowercase().as_str())
 }
 
 /// An English subject with neither an id, nor "status", nor a determiner
@@ -1534,6 +1549,12 @@ mod tests {
             "silo 3 has about 9,000 L of raw milk in it at the moment",
             "skim price from the co-op this week is 38.5p per litre",
             "the shipment to Lagos left Antwerp yesterday, ETA 14 days",
+            "the DSC is out of service until the engineer comes",
+            "the spray dryer is fully booked until the end of next week",
+            "Rajesh is out sick today, so no HPLC runs this afternoon",
+            "ticket INC-20931 is still open and pending vendor response as of now",
+            "供应商现在的交期是 6 周,库存是零。",
+            "这单样品现在还在顺丰中转,卡在郑州了。",
         ] {
             assert!(has_live_fact(t), "{t:?}");
         }
@@ -1545,6 +1566,10 @@ mod tests {
             "our results are open data under CC-BY",
             "Remind me if the PO is still pending after 3 days",
             "silo 3 holds 50,000 L",
+            "ETA for imports is 6 weeks from order",
+            "I'm on leave until monday, so keep answers for the team short",
+            "if line 2 goes down, can line 3 run the 1 L format?",
+            "we had the spray dryer booked solid for most of last summer",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
         }
