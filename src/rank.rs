@@ -161,10 +161,36 @@ impl<F: FnMut(Term)> Terms<F> {
 
     fn end_word(&mut self) {
         if !self.word.is_empty() && STOP_WORDS.binary_search(&self.word.as_str()).is_err() {
+            self.visit_code_parts();
             stem(&mut self.word);
             (self.visit)(Term::word(&self.word));
         }
         self.word.clear();
+    }
+
+    /// A code of letters and digits (`ry2317`) gives its letter and digit
+    /// runs as terms too, as the same code written with a hyphen or a
+    /// space (`RY-2317`, `GB 19301`) gives them: people write codes both
+    /// ways, and the one written differently from the memory found nothing.
+    fn visit_code_parts(&mut self) {
+        let word = self.word.as_bytes();
+        let is_code = word.iter().all(u8::is_ascii_alphanumeric)
+            && word.iter().any(u8::is_ascii_digit)
+            && word.iter().any(u8::is_ascii_alphabetic);
+        if !is_code {
+            return;
+        }
+        let mut start = 0;
+        for end in 1..=word.len() {
+            let boundary =
+                end == word.len() || word[end].is_ascii_digit() != word[end - 1].is_ascii_digit();
+            if boundary {
+                if end - start >= 2 {
+                    (self.visit)(Term::word(&self.word[start..end]));
+                }
+                start = end;
+            }
+        }
     }
 }
 
@@ -442,6 +468,18 @@ mod tests {
         ];
         let scores = lexical_scores("发酵乳", &documents);
         assert!(scores[0] > scores[1] && scores[1] > 0.0 && scores[2] == 0.0, "{scores:?}");
+    }
+
+    #[test]
+    fn a_code_written_without_its_hyphen_finds_the_memory_that_has_it() {
+        let memories = [
+            "配方 RY-2318 是芒果味",
+            "配方 RY-2317 是百香果味，稳定剂用卡拉胶",
+            "GB 19301 生乳标准",
+        ];
+        assert_eq!(best("RY2317 的稳定剂", &memories), 1);
+        assert_eq!(best("GB19301", &memories), 2);
+        assert_eq!(best("ry-2318", &["配方 RY2317", "配方 RY2318"]), 1);
     }
 
     #[test]
