@@ -428,6 +428,11 @@ async fn extract_all<S: Store>(
                         leave_for_next_run(stage_one, &candidate).await;
                         return Ok(None);
                     }
+                    // Said when work starts too: a model that hangs would
+                    // otherwise leave the status at "selecting".
+                    if let Some(report) = progress {
+                        report(finished.load(Ordering::Relaxed), claimed.load(Ordering::Relaxed));
+                    }
                     let outcome = stage_one.conversation(&candidate, read, clock()).await;
                     if outcome.store_unreachable {
                         unreachable.store(true, Ordering::Relaxed);

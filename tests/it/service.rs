@@ -346,6 +346,39 @@ async fn systemd_hears_ready_and_status_lines() {
     assert!(rest.iter().any(|m| m.contains("STOPPING=1")), "{rest:?}");
 }
 
+/// While a run waits on a slow model, systemd's status says it is working
+/// on conversations, not "selecting" (ops round 4, M7).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_status_says_a_run_is_at_work_while_its_model_thinks() {
+    let gate = fake_model::Gate::new();
+    gate.arm();
+    let held = gate.clone();
+    let server = fake_model::start(move |_: &Value| {
+        held.hold();
+        slips(json!([]))
+    })
+    .await;
+    let d = Dreamd::sqlite().with_model(&server.uri());
+    d.ingest(&[line("u1", "c1", "m1", "user", "I prefer tables", "2026-11-28T00:00:00Z")]);
+    let socket_path = d.path("notify.sock");
+    let socket = std::os::unix::net::UnixDatagram::bind(&socket_path).unwrap();
+    socket.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let d = d.env("NOTIFY_SOCKET", socket_path.to_str().unwrap());
+    let child = daemon_with(&d, "daemon.log", &[("DREAMD_SCHEDULE__RUN_ON_START", "true")]);
+    gate.arrived().await;
+    let mut buf = [0u8; 4096];
+    let mut heard = Vec::new();
+    while !heard
+        .iter()
+        .any(|m: &String| m.contains("STATUS=run ") && m.contains("0/1 conversations"))
+    {
+        let n = socket.recv(&mut buf).unwrap_or_else(|e| panic!("{e}: heard only {heard:?}"));
+        heard.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
+    gate.release();
+    signal(&child, "TERM");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_metrics_endpoint_counts_runs() {
     let d = Dreamd::sqlite().env("DREAMD_METRICS__LISTEN", "127.0.0.1:0");
