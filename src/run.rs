@@ -526,7 +526,7 @@ impl ModelWatch {
         }
     }
 
-    /// Why the run takes no more work because of the model, if it does not.
+    /// Why the model keeps the run from taking more work, if it does.
     fn stop_reason(&self) -> Option<&'static str> {
         if self.unavailable.load(Ordering::Relaxed) {
             Some("the model cannot answer")

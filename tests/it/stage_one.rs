@@ -221,22 +221,31 @@ async fn a_range_that_keeps_failing_is_passed_over_and_shown() {
     assert_eq!((code, third["conversations"]["selected"].as_u64()), (0, Some(0)));
 }
 
+/// A model answering `status` to every call until the flag it returns is
+/// set, then one slip per message: a key fixed, a server healed.
+async fn model_failing_with(
+    status: u16,
+) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, wiremock::MockServer) {
+    let healed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = healed.clone();
+    let server = fake_model::start(move |doc: &Value| {
+        if seen.load(Ordering::SeqCst) {
+            fake_model::one_slip_per_message(doc)
+        } else {
+            ResponseTemplate::new(status)
+        }
+    })
+    .await;
+    (healed, server)
+}
+
 /// A model that answers no one (a wrong key, a wrong URL, a server down) is
 /// the operator's to fix: a run that meets it stops taking work and charges
 /// no conversation an attempt, so the backlog is still there when it is
 /// fixed (ops round 4, H1: three such runs gave every range up for good).
 #[tokio::test(flavor = "multi_thread")]
 async fn a_model_that_refuses_the_key_charges_no_attempt_and_stops_the_run() {
-    let fixed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let key_fixed = fixed.clone();
-    let server = fake_model::start(move |doc: &Value| {
-        if key_fixed.load(Ordering::SeqCst) {
-            fake_model::one_slip_per_message(doc)
-        } else {
-            ResponseTemplate::new(401)
-        }
-    })
-    .await;
+    let (fixed, server) = model_failing_with(401).await;
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_LLM__MAX_RETRIES", "0")
@@ -267,16 +276,7 @@ async fn a_model_that_refuses_the_key_charges_no_attempt_and_stops_the_run() {
 /// uncharged for the next run.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_model_failing_call_after_call_ends_the_run_early() {
-    let healthy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let server_healthy = healthy.clone();
-    let server = fake_model::start(move |doc: &Value| {
-        if server_healthy.load(Ordering::SeqCst) {
-            fake_model::one_slip_per_message(doc)
-        } else {
-            ResponseTemplate::new(503)
-        }
-    })
-    .await;
+    let (healthy, server) = model_failing_with(503).await;
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_LLM__MAX_RETRIES", "0")
