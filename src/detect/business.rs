@@ -32,7 +32,7 @@ const CURRENCY_ZH: &str =
 const PER_UNIT: &str = r"(?:公斤|千克|(?i:kg)|吨|(?i:t)\b|斤|箱|袋|件|瓶|桶|升|(?i:l)\b|个|盒|包|托|克|(?i:g)\b|(?i:ml)\b|份|支|罐|(?i:lb)\b|磅|(?i:ton|tonne|litre|liter|unit|case|bag|pack|piece|pallet|drum|carton|bottle|box)s?\b)";
 
 /// Units of goods in stock.
-const GOODS: &str = r"(?:箱|袋|吨|公斤|千克|(?i:kg)|斤|桶|瓶|罐|件|托盘|托|包|盒|卷|升|(?i:l)\b|(?i:t)\b|立方|方|车|柜|支|(?i:pcs)\b)";
+const GOODS: &str = r"(?:吨桶|吨包|(?i:IBC)s?|箱|袋|吨|公斤|千克|(?i:kg)|斤|桶|瓶|罐|件|托盘|托|包|盒|卷|升|(?i:l)\b|(?i:t)\b|立方|方|车|柜|支|(?i:pcs)\b)";
 
 /// Words after a number that make it something other than a price or a
 /// stock level: a column, a count of items, a duration, a share.
@@ -78,7 +78,7 @@ fn has_rate(words: &str) -> bool {
 }
 
 static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    let filler = r"(?:\s*(?:现在|目前|当前|今天|今日|昨天|本周|这周|这个月|本月|最近|最新|眼下|已经|已|刚|又|再|都|也|还|就|只|大概|约|大约|差不多|是|为|:|=|涨到了?|涨至|涨了|上涨到|降到了?|降至|降了|下调到|下调至|上调到|上调至|跌到了?|跌了|调到了?|调整为|调整到|调为|变成了?|定为|定在|报|在|要|得|达到|到了|有|才|只要|不到|超过|了|的|含税|不含税|未税))*";
+    let filler = r"(?:\s*(?:现在|目前|当前|今天|今日|昨天|本周|这周|这个月|本月|最近|最新|眼下|已经|已|刚|又|再|都|也|还|就|只|大概|约|大约|差不多|是|为|:|=|涨到了?|涨至|涨了|上涨到|降到了?|降至|降了|下调到|下调至|上调到|上调至|跌到了?|跌了|调到了?|报到|报了|调整为|调整到|调为|变成了?|定为|定在|报|在|要|得|达到|到了|有|才|只要|不到|超过|了|的|含税|不含税|未税))*";
     let cur = r"(?:[¥$€£]|US\$|(?i:rmb|cny|usd|eur)\s?)?";
     [
         // 单价是 23.5 / 现在单价二十三块五 / 采购价这周涨到了 25 元.
@@ -86,7 +86,11 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 23.5 元/kg, 9800 元一吨, $4.20 per litre.
         format!(r"(?i)(?P<amount>[¥$€£]\s*{QTY}|{QTY}\s*{MONEY}|(?:rmb|cny|usd|eur)\s?{QTY})\s*(?:/|每|一|per\s+|a\s+|an\s+)\s*{PER_UNIT}"),
         // 报价今天又涨了 3 毛 / 大豆油今天又跌了 200: a price moved today.
-        r"(?:今天|今日|今早|刚刚|刚才|这周|本周|今年以来)(?:又|已经|再)?(?:涨|跌|降|上调|下调|上涨|下跌)了\s*(?P<moved>\d+(?:\.\d+)?|[一二两三四五六七八九十百千半]+)\s*(?:毛|分|块|元|个点|%|美元|美金)?(?P<after>.{0,4})".to_string(),
+        r"(?:今天|今日|今早|刚刚|刚才|这周|本周|今年以来|比(?:昨天|前天|上周|上个月|昨日))(?:又|已经|再)?(?:(?:每|一)(?:吨|公斤|千克|斤|箱|袋|件|桶|瓶|升))?(?:又|已经|再)?(?:涨|跌|降|上调|下调|上涨|下跌)了\s*(?P<moved>\d+(?:\.\d+)?|[一二两三四五六七八九十百千半]+)\s*(?:毛|分|块|元|个点|%|美元|美金)?(?P<after>.{0,4})".to_string(),
+        // 蔗糖早上报5400 / 乙二醇这周出厂价报到5200: a price quoted today.
+        r"(?:今天|今日|今早|早上|上午|下午|刚刚|刚才|刚|这周|本周)[^,;。!?\n]{0,4}?报(?:价|到|了|出)?\s*(?P<amount>\d{3,}(?:\.\d+)?)(?P<after>.{0,4})".to_string(),
+        // 刚报了新价，一吨一千三: a price per unit in words.
+        r"(?:每|一)(?:吨|公斤|千克)\s*(?P<amount>[一二两三四五六七八九]千[一二三四五六七八九]?百?|[一二两三四五六七八九]万[一二三四五六七八九]?千?)(?P<after>\s*(?:[,;。!?\n]|$))".to_string(),
         // spot is up to 9.80 a kilo today / freight is sitting at 2,150 per box this week.
         format!(r"(?i)\b(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:sitting\s+at|running\s+at|trading\s+at|at|up\s+to|down\s+to)\s+{cur}\s*(?P<amount>\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?:/|per\s+|a\s+|an\s+)\s*(?:{PER_UNIT}|kilos?|box(?:es)?|containers?|FEU|TEU|head)\b[^.;!?\n]{{0,20}}?\b(?:today|this\s+week|this\s+morning|rn|atm|right\s+now|currently|now)\b"),
         // 38.5p per litre / 41 c/lb: pence and cents per unit are a price.
@@ -202,25 +206,29 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         // 库存：WPC80 共 18 袋 (an item named between the word and the amount).
         (StockShape::AtAPlace, format!(r"(?:库存|存货|现货|余量|结存|在库|库里|仓库里?|仓里|冷库里?|库房里?){filler}\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*{filler}\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 3 号罐还有 8 吨原奶 / 奶仓里剩 20 吨: what a vessel holds now.
-        (StockShape::AtAPlace, format!(r"(?:(?:\d+\s*号(?:罐|仓|奶罐|储罐|奶仓|冷库)|储奶罐|奶罐|储罐|奶仓)(?:里|内)?|罐(?:里|内))\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|还|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>)")),
+        (StockShape::AtAPlace, format!(r"(?:(?:(?:\d+\s*号|[A-Za-z]\d?\s*)(?:罐|仓|奶罐|储罐|奶仓|冷库)|储奶罐|奶罐|储罐|奶仓)(?:里|内)?|罐(?:里|内))\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|还|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>)")),
         // 冷库 2 号目前还有脱脂奶粉 3.2 吨: a numbered store, what it holds now, by name.
         (StockShape::AtAPlace, format!(r"(?:冷库|仓库|库房|奶仓|储罐|奶罐|罐|仓)\s*\d+\s*号(?:库)?(?:里|内)?\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?:[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?)?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 氢氧化钠罐里还剩三分之一 / 胶囊壳只够用到明天上午了: a share left, cover to a day.
-        (StockShape::AtAPlace, r"(?:还剩|只剩|剩下|就剩|仅剩)\s*(?P<share>[一二两三四五六七八九十]分之[一二三四五六七八九]|一半|半罐|半桶|半袋|半箱)(?P<after>)".to_string()),
+        (StockShape::AtAPlace, r"(?:还剩|只剩|剩下|就剩|仅剩)\s*(?:大概|大约|约|差不多|不到)?\s*(?P<share>[一二两三四五六七八九十]分之[一二三四五六七八九]|一半|半罐|半桶|半袋|半箱|半托)(?P<after>)".to_string()),
         (StockShape::AtAPlace, r"(?:只够|就够|还够|够|能)用到(?P<share>明天|后天|今晚|周[一二三四五六日天]|下周[一二三四五六日天]?|月底)(?P<after>)".to_string()),
         // 目前还有脱脂奶粉 3.2 吨: goods named between "now left" and the amount.
         (StockShape::Remaining, format!(r"(?:目前|现在|当前|眼下)\s*(?:还有|还剩|只剩|仅剩|剩下|只有|就剩)\s*了?\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
-        (StockShape::Remaining, format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
+        (StockShape::Remaining, format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?:大概|大约|约|差不多)?\s*(?P<amount>{QTY})\s*(?:个)?(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
         (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,40}?)?(?:\s*\([^()\n]{1,30}\))?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
         // stock 500kg / inventory: 40 pallets: a bare note of what is held.
         (StockShape::AtAPlace, r"(?i)\b(?:stock|inventory|on[- ]hand)\s*(?:right\s+now|rn|currently|now|today)?\s*[:=]?\s*(?P<amount>\d[\d,.]*)\s*(?:kg|kgs|t|tons?|tonnes?|pallets?|cases?|bags?|drums?|units?|pcs|cartons?|boxes|litres?|liters?|l)\b(?P<after>.{0,10})".to_string()),
         // there's only one vial of the reference standard left / caustic is down to half a tote.
         (StockShape::AtAPlace, r"(?i)\b(?:only|just)\s+(?P<share>one|two|three|four|five|a\s+couple\s+of|a\s+few|half\s+a)\s+(?:vials?|bags?|drums?|totes?|cases?|boxes|bottles?|cartons?|pallets?|sacks?|kegs?|tubs?|jars?|kits?|rolls?|packs?)\s+(?:of\s+(?:the\s+)?[\w\s\-%.]{1,30}?\s+)?left\b(?P<after>)".to_string()),
+        // Three drums of 35% peroxide left / about three quarters of a pallet of mango puree left.
+        (StockShape::Remaining, r"(?i)\b(?P<share>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of|a\s+few|half\s+a|(?:a|one|two)\s+(?:third|quarter)s?\s+of\s+a|three\s+quarters\s+of\s+a)\s+(?:vials?|bags?|drums?|totes?|IBCs?|cases?|boxes|bottles?|cartons?|pallets?|sacks?|kegs?|tubs?|jars?|kits?|rolls?|packs?|silos?|tanks?|tonnes?|tons?|litres?|liters?|cylinders?|bins?|barrels?|pails?)\s+(?:of\s+(?:the\s+)?[\w\s\-%.]{1,30}?\s+)?(?:left|remaining|on\s+hand|in\s+stock)\b(?P<after>.{0,16})".to_string()),
         (StockShape::AtAPlace, r"(?i)\b(?:is|are|'s|we're|we\s+are)\s+down\s+to\s+(?P<share>half\s+a|a\s+quarter\s+of\s+a|the\s+last|one|two|three|\d+)\s+(?:totes?|drums?|bags?|pallets?|cases?|boxes|bottles?|sacks?|kegs?|cylinders?|tanks?)\b(?P<after>)".to_string()),
         // silo 3 has about 9,000 L of raw milk in it at the moment: what a vessel holds now.
         (StockShape::AtAPlace, r"(?i)\b(?:silo|tank|vessel|tote|fridge|freezer|cold\s+store|store|warehouse|bin|hopper)\s*[\w-]{0,6}\s+(?:has|holds|contains|has\s+got)\s+(?:(?:about|around|roughly|only|just|approximately|~)\s*)?(?P<amount>\d[\d,.]*)\s*(?:k\s*)?(?:l|litres?|liters?|kg|t|tons?|tonnes?|m3|pallets?|bags?|drums?)\b[^.;!?\n]{0,40}?\b(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today|this\s+morning)\b(?P<after>)".to_string()),
+        // Tank B currently holds 6,000 litres of orange concentrate.
+        (StockShape::AtAPlace, r"(?i)\b(?:silo|tank|vessel|tote|cold\s+store|warehouse|bin|hopper)\s*[\w-]{0,6}\s+(?:currently|right\s+now|now|at\s+the\s+moment)\s+(?:has|holds|contains)\s+(?:(?:about|around|roughly|only|just|approximately|~)\s*)?(?P<amount>\d[\d,.]*)\s*(?:k\s*)?(?:l|litres?|liters?|kg|t|tons?|tonnes?|m3|pallets?|bags?|drums?)\b(?P<after>)".to_string()),
         // we're down to 6 drums / the warehouse has 40 pallets / we're holding 40 t.
         (StockShape::Remaining, r"(?i)\b(?:we|they|there|the\s+(?:warehouse|plant|store|site|cold\s+store|dc))(?:'re|\s+(?:is|are)|\s+are|'ve|\s+have|\s+has|\s+still\s+have|\s+only\s+have|\s+got)?(?:\s+(?:got|down\s+to|left\s+with|holding|only|just|about|around|still))*\s+(?P<amount>\d[\d,.]*)\s*(?:k\s+)?(?:kg|kgs|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b(?P<after>.{0,16})".to_string()),
         // 300 cases in stock / only 12 bags left / 40 pallets of whey in the warehouse.
@@ -239,7 +247,7 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
 /// Out of stock, stated as now.
 static STOCK_OUT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:断货|缺货|没货|售罄|无库存|零库存|库存为零|库存清零|卖完了|用完了|库存(?:是|为)(?:零|0)(?:[^\d.]|$)|\b(?:we|they)\s+(?:have|'ve\s+got|got)\s+no\s+[\w\s-]{1,30}?\s+left\s+(?:rn|atm|right\s+now|at\s+the\s+moment|now|today)\b|\bon\s+allocation\b|\bwe(?:'re|\s+are)\s+(?:completely\s+|totally\s+)?out\s+of\s+[\w\s-]{1,30}?\s+(?:till|until|til)\b|\bout\s+of\s+stock\b|\bsold\s+out\b|\bstocked\s+out\b|\bon\s+back-?order\b)",
+        r"(?i)(?:断货|缺货|没货|售罄|无库存|零库存|库存为零|库存清零|卖完了|用完了|库存(?:是|为)(?:零|0)(?:[^\d.]|$)|\b(?:we|they)\s+(?:have|'ve\s+got|got)\s+no\s+[\w\s-]{1,30}?\s+left\s+(?:rn|atm|right\s+now|at\s+the\s+moment|now|today)\b|\bon\s+allocation\b|\bwe(?:'re|\s+are)\s+(?:completely\s+|totally\s+)?out\s+of\s+[\w\s-]{1,40}?\s+(?:right\s+now|rn|atm|at\s+the\s+moment|today)\b|\bwe(?:'re|\s+are)\s+(?:completely\s+|totally\s+)?out\s+of\s+[\w\s-]{1,30}?\s+(?:till|until|til)\b|\bout\s+of\s+stock\b|\bsold\s+out\b|\bstocked\s+out\b|\bon\s+back-?order\b)",
     )
 });
 
@@ -271,16 +279,16 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:已放行|放行了|还没关|没关|未关闭|打开状态|没人接|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
+const STATUS_ZH: &str = r"(?:未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|没人接|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复)(?:中|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 /// What a document or a consignment is in right now, in English, beyond
 /// [`STATUS_EN`]: held, waiting with someone, stuck on the way
 /// (`on credit hold`, `sitting with finance`, `with the client for
 /// sign-off`, `stuck at Felixstowe customs`, `on the water`, `70% picked`).
-const LIVE_STATUS_EN: &str = r"(?:on\s+(?:[\w-]+\s+){0,2}?hold|pending|awaiting\s+[\w-]+|waiting\s+(?:on|for)\s+[\w-]+|under\s+review|in\s+review|unpaid|outstanding|overdue|sitting\s+(?:with|in|at)\s+[\w-]+|with\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:sign-?off|approval|review|signature|signing)|stuck\s+(?:at|in|with|on)\s+[\w-]+|held\s+(?:up\s+)?(?:at|in)\s+[\w-]+|being\s+held|blocked(?:\s+in\s+[\w-]+)?|in\s+quarantine|quarantined|on\s+the\s+(?:water|vessel|ship|boat)|at\s+the\s+(?:gate|dock|port|border)|packed(?:\s+and\s+waiting(?:\s+for\s+(?:the\s+)?[\w-]+)?)?|ready\s+for\s+(?:pickup|dispatch|collection|shipping)|\d+\s*%\s+(?:picked|packed|complete|done|shipped|loaded)|running\s+(?:\d+\s+(?:days?|hours?|weeks?)\s+)?(?:late|behind)|delayed|in\s+transit|out\s+for\s+delivery)\b|(?:approved|open(?:\s+(?:with|at|since)\s+[\w-]+)?)\s*(?:[,;]|\.(?:\s|$)|$|\s+(?:rn|atm|right\s+now|at\s+the\s+moment|today|as\s+of)\b|\s+and\s+(?:pending|currently|still|waiting|awaiting|assigned|nobody|no\s+one|unassigned)\b)";
+const LIVE_STATUS_EN: &str = r"(?:on\s+(?:[\w-]+\s+){0,2}?hold|on\s+[\w-]+'s\s+desk|escalated|at\s+step\s+\d+(?:\s+of\s+\d+)?|picked|pending|awaiting\s+[\w-]+|waiting\s+(?:on|for)\s+[\w-]+|under\s+review|in\s+review|unpaid|outstanding|overdue|sitting\s+(?:with|in|at)\s+[\w-]+|with\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:sign-?off|approval|review|signature|signing)|stuck\s+(?:at|in|with|on)\s+[\w-]+|held\s+(?:up\s+)?(?:at|in)\s+[\w-]+|being\s+held|blocked(?:\s+(?:in|for)\s+[\w-]+)?|in\s+quarantine|quarantined|on\s+the\s+(?:water|vessel|ship|boat)|at\s+the\s+(?:gate|dock|port|border)|packed(?:\s+and\s+waiting(?:\s+for\s+(?:the\s+)?[\w-]+)?)?|ready\s+for\s+(?:pickup|dispatch|collection|shipping)|\d+\s*%\s+(?:picked|packed|complete|done|shipped|loaded)|running\s+(?:\d+\s+(?:days?|hours?|weeks?)\s+)?(?:late|behind)|delayed(?:\s+(?:until|till|to)\s+[^.;!?\n,]{1,40})?|in\s+transit|out\s+for\s+delivery)\b|(?:approved|open(?:\s+(?:with|at|since)\s+[\w-]+)?)\s*(?:[,;]|\.(?:\s|$)|$|\s+(?:rn|atm|right\s+now|at\s+the\s+moment|today|as\s+of)\b|\s+and\s+(?:pending|currently|still|waiting|awaiting|assigned|nobody|no\s+one|unassigned)\b)";
 
 /// What [`LIVE_STATUS_EN`] is said of: a document, a consignment, a batch.
-const LIVE_SUBJECT_EN: &str = r"(?:orders?|POs?|purchase\s+orders?|SOs?|sales\s+orders?|shipments?|deliver(?:y|ies)|consignments?|containers?|reefers?|tankers?|trucks?|lorr(?:y|ies)|approvals?|requests?|tickets?|invoices?|payments?|change\s+requests?|CRs?|requisitions?|purchase\s+req(?:uisition)?s?|reqs?|RMAs?|claims?|deviations?|CAPAs?|work\s+orders?|batch(?:es)?|lots?|licen[cs]es?|permits?|certificates?|reports?|artworks?|guarantees?|results?|quotes?|contracts?|applications?|submissions?|registrations?|dossiers?|filings?|refunds?|credit\s+notes?|qualifications?|validations?|sign-?offs?|renewals?|onboarding|capex|expenses?)";
+const LIVE_SUBJECT_EN: &str = r"(?:[\w-]+\s+we\s+(?:ordered|bought|requested)|complaints?|spec(?:ification)?\s+sheets?|documents?|agreements?|samples?|goods|cargo|parcels?|declarations?|orders?|POs?|purchase\s+orders?|SOs?|sales\s+orders?|shipments?|deliver(?:y|ies)|consignments?|containers?|reefers?|tankers?|trucks?|lorr(?:y|ies)|approvals?|requests?|tickets?|invoices?|payments?|change\s+requests?|CRs?|requisitions?|purchase\s+req(?:uisition)?s?|reqs?|RMAs?|claims?|deviations?|CAPAs?|work\s+orders?|batch(?:es)?|lots?|licen[cs]es?|permits?|certificates?|reports?|artworks?|guarantees?|results?|quotes?|contracts?|applications?|submissions?|registrations?|dossiers?|filings?|refunds?|credit\s+notes?|qualifications?|validations?|sign-?offs?|renewals?|onboarding|capex|expenses?)";
 
 const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|review|release|signature)|pending|shipped|dispatched|delivered|cancell?ed|closed|resolved|reopened|open|on\s+hold|in\s+transit|received|paid|invoiced|fulfilled|completed|complete|done|escalated|in\s+progress|under\s+review|awaiting\s+(?:[\w-]+\s+){0,2}?(?:approval|sign-?off|release|review)|out\s+for\s+delivery|back-?ordered|overdue|delayed|stuck|signed\s+off|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|cleared\s+customs|came\s+through|went\s+through|bounced)\b";
 
@@ -292,7 +300,7 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
-        format!(r"(?P<subject>批次|批号|这批|该批|偏差单|偏差|不合格品单|事件单|单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?:维修|检测|送检|委托|派工|领料|处置|验收|报价|调拨|申请|审批)单|备件|配件|样品|物料|原料|包材|快递|集装箱|货柜|(?i:PO|SO|PR|CR|ECN|WO|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*(?:那批|这批|该批))?(?:\s*\([^()\n]{{1,40}}\))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被[\p{{Han}}A-Za-z]{{0,4}}?|(?:系统|物流|查询)?显示(?:在|已)?)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
+        format!(r"(?P<subject>许可证|出口许可|进口许可|许可|批文|证书|投诉单|投诉|协议|槽车|罐车|货车|卡车|批次|批号|这批|该批|偏差单|偏差|不合格品单|事件单|单子|单号|这单|那单|该单|审批|订单|到货|清关|报关|工单|申请|采购单|采购申请|报销单|报销|发货|物流|快递|合同|变更单|变更|付款|请购单|入库单|出库单|退货单|退货|单据|这批货|那批货|货|(?:维修|检测|送检|委托|派工|领料|处置|验收|报价|调拨|申请|审批)单|备件|配件|样品|物料|原料|包材|快递|集装箱|货柜|(?i:PO|SO|PR|CR|ECN|WO|ticket|order))(?:\s*(?:单号|号|#|编号|单)?\s*(?P<id>(?:[A-Za-z]{{1,6}}\s)?[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?:\s*(?:那批|这批|该批))?(?:\s*\([^()\n]{{1,40}}\))?{filler_zh}\s*(?:的)?(?:状态|进度)?{filler_zh}\s*[\x22']?\s*(?:已经|已|被[\p{{Han}}A-Za-z]{{0,4}}?|(?:系统|物流|查询)?显示(?:在|已)?)?(?P<status>{STATUS_ZH})(?P<after>.{{0,6}})"),
         // PO-2231 已审批通过 / RCP-2024-0012 审核通过.
         r"\b(?P<id>[A-Z]{1,6}-?\d{2,}[A-Za-z0-9\-]*)\s*(?:已经被|已经|已被|已|刚|目前|现在|被)?\s*(?:处于|正在)?\s*(?:审批|审核)?(?:偏差单|工单|单)?\s*(?:还)?(?P<status>通过|驳回|批准|发货|签收|关闭|取消|到货|出库|付款|退回|进行中|执行中|处理中|放行|没关|没人接|未关闭)(?P<after>.{0,6})".to_string(),
         // order 4471 shipped / ticket 88 is closed / my PO is approved / approval status: pending.
@@ -300,19 +308,19 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // the PO for the rotavap is still sitting with finance / SO 4500123 is on
         // credit hold atm / sterility results for lot 2311 are still pending:
         // a document or a consignment in a state now, said with is or are.
-        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your)\s+(?:[\w-]+\s+){{0,3}}?)?\b(?P<thing>{LIVE_SUBJECT_EN})(?:\s*(?:no\.?|number|#)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?P<of>\s+(?:for|of|from|with|on)\s+(?:the\s+|a\s+|an\s+|our\s+)?[\w\-%.]+(?:\s+[\w\-%.]+){{0,4}}?)?\s+(?:is|are|'s|has\s+been|have\s+been)(?:\s+(?:still|currently|now|already|just))*\s+(?P<status>{LIVE_STATUS_EN})(?P<after>.{{0,10}})"),
+        format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your)\s+(?:[\w-]+\s+){{0,3}}?)?\b(?P<thing>{LIVE_SUBJECT_EN})(?:\s*(?:no\.?|number|#)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?P<of>\s+(?:for|of|from|with|on)\s+(?:the\s+|a\s+|an\s+|our\s+)?[\w\-%.]+(?:\s+[\w\-%.]+){{0,4}}?)?\s+(?:is|are|'s|has\s+been|have\s+been|shows|is\s+showing|says|reads)(?:\s+(?:still|currently|now|already|just))*\s+['\x22]?(?P<status>{LIVE_STATUS_EN})(?P<after>.{{0,10}})"),
         // the deviation hasn't been approved yet / PO 4471 still hasn't cleared finance.
         format!(r"(?i)(?P<det>\b(?:my|our|the|this|that|his|her|their|your)\s+(?:[\w-]+\s+){{0,3}}?)?\b(?P<thing>{LIVE_SUBJECT_EN})(?:\s*(?:no\.?|number|#)?\s*#?\s*(?P<id>[A-Za-z0-9\-]*\d[A-Za-z0-9\-]*))?(?P<of>\s+(?:for|of|from|with|on)\s+(?:the\s+|a\s+|an\s+|our\s+)?[\w\-%.]+(?:\s+[\w\-%.]+){{0,4}}?)?\s+(?:still\s+)?(?:hasn't|has\s+not|haven't|have\s+not|isn't|is\s+not|aren't|are\s+not)\s+(?:been\s+)?(?P<status>approved|signed(?:\s+off)?|released|cleared|paid|shipped|delivered|processed|arrived)(?:\s+[\w-]+)?\s+yet\b(?P<after>)"),
         r"(?i)\bstill\s+(?:hasn't|has\s+not|haven't|have\s+not)\s+(?P<status>cleared|arrived|shipped|been\s+(?:approved|signed|released|paid|cleared))\b(?P<after>)".to_string(),
         // finance approved the capex an hour ago / the truck left the depot ten minutes ago.
-        r"(?i)\b(?P<status>approved|signed\s+off|released|rejected|shipped|dispatched|left|departed)\b[^.;!?\n]{0,40}?\b(?:an?|\d+|one|two|three|five|ten|twenty|thirty|half\s+an)\s+(?:minutes?|mins?|hours?|hrs?)\s+ago\b(?P<after>)".to_string(),
+        r"(?i)\b(?P<status>approved|signed\s+off|released|rejected|shipped|dispatched|left|departed|cleared(?:\s+customs)?|arrived|landed|docked)\b[^.;!?\n]{0,40}?\b(?:an?|\d+|one|two|three|five|ten|twenty|thirty|half\s+an)\s+(?:minutes?|mins?|hours?|hrs?)\s+ago\b(?P<after>)".to_string(),
         // ETA slipped to Thursday.
         format!(r"(?i)\bETA\s+(?:has\s+)?(?:slipped|moved|pushed|changed|shifted)\s+(?:back\s+)?to\s+(?P<status>{ARRIVAL_TIME})(?P<after>)"),
         // line 2 is down atm / cold store 1 is full rn / the blister lines are
         // running at 95% utilisation right now: a plant's state, said as now.
         r"(?i)\b(?:line|lines|filler|packer|machine|plant|cold\s+store|store|warehouse|freezer|fridge|loop|autoclave|dryer|fermenter|reactor|tank|silo|forklift|lab|system|server|LIMS|MES|ERP|SAP)\s*[\w-]{0,6}\s+(?:is|are)\s+(?:(?P<status>down|full|offline|out\s+of\s+service|in\s+for\s+repair|booked\s+out|fully\s+booked|occupied|at\s+full\s+capacity)|running\s+at\s+(?:half|full|reduced|\d+(?:\.\d+)?\s*%)\s*(?:speed|capacity|utili[sz]ation|rate|output)?)(?:\s+(?:for|because\s+of|due\s+to)\s+[\w\s-]{1,30}?)?\s+(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today|this\s+morning)\b(?P<after>)".to_string(),
         // silo 2 is at about 35%, enough for tomorrow's run only.
-        r"(?i)\b(?:tank|silo|vessel|tote)\s*[\w-]{0,6}\s+(?:is|'s)\s+(?:at\s+)?(?:about\s+|around\s+|roughly\s+)?\d+(?:\.\d+)?\s*%\s*,?\s+(?:enough|good)\s+for\b(?P<after>)".to_string(),
+        r"(?i)\b(?:tank|silo|vessel|tote)\s*[\w-]{0,6}\s+(?:is|'s)\s+(?:at\s+)?(?:about\s+|around\s+|roughly\s+)?\d+(?:\.\d+)?\s*%\s*,?\s+(?:enough|good)\s+for\b[^.;!?\n,]*(?P<after>)".to_string(),
         // the nitrogen tank reading is 35% this morning: a level read now.
         r"(?i)\b(?:tank|silo|vessel|level|reading|gauge)\b[^.;!?\n]{0,20}?\b(?:is|reads|shows|at)\s+\d+(?:\.\d+)?\s*%\s+(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today|this\s+morning)\b(?P<after>)".to_string(),
         // the DSC is out of service until the engineer comes / the spray dryer is
@@ -361,12 +369,18 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?:还在|仍在|正在|还|仍)(?:等待?|等着)[^,;。!?\n]{0,8}?(?P<status>审批|批复|签批|审核|放行|付款|发货|到货|清关|签字)(?P<after>.{0,4})".to_string(),
         // 系统里目前是部分发货状态 / 目前还在海关清关 / 现在在部门经理审批节点:
         // a document's or a consignment's state now, its subject said before.
-        r#"(?P<now>目前|现在|当前|眼下)\s*(?:还|仍|依然|依旧|一直)?\s*(?:是|处于|还是|仍是)?\s*["']?\s*(?P<status>(?:还在|仍在|在|卡在|停在)[^,;。!?\n做搞弄进"']{0,8}?(?:审批|审核|会签|签批|复核|批复|检测|检验|质检|清关|查验|报关|中转)(?:中|节点|环节|阶段)?|[\p{Han}A-Za-z]{0,8}?(?:审批|审核|会签|签批|复核|检测|检验|质检|查验|清关|报关|运输|配送|派送)中|(?:部分|全部)?(?:发货|到货|入库|出库|签收|付款|退货)状态|待(?:派工|排产|排期|发货|付款|审批|审核|放行|检测|检|入库|出库|签收|收货|到货|受理|领料|复核|会签|批)(?:状态)?|在途)\s*["']?\s*(?:了|呢)?(?P<after>\s*(?:[,;。!?\n]|$))"#.to_string(),
+        r#"(?P<now>目前|现在|当前|眼下)\s*(?:还|仍|依然|依旧|一直)?\s*(?:是|处于|还是|仍是)?\s*["']?\s*(?P<status>(?:还在|仍在|在|卡在|停在)[^,;。!?\n做搞弄进"']{0,8}?(?:审批|审核|会签|签批|复核|批复|检测|检验|质检|清关|查验|报关|中转)(?:中|节点|环节|阶段)?|[\p{Han}A-Za-z]{0,8}?(?:审批|审核|会签|签批|复核|检测|检验|质检|查验|清关|报关|运输|配送|派送)中|(?:部分|全部)?(?:发货|到货|入库|出库|签收|付款|退货)状态|[\p{Han}]{0,4}?(?:冻结|锁定|隔离|暂停)状态|待(?:派工|排产|排期|发货|付款|审批|审核|放行|检测|检|入库|出库|签收|收货|到货|受理|领料|复核|会签|批)(?:状态)?|在途)\s*["']?\s*(?:了|呢)?(?P<after>\s*(?:[,;。!?\n]|$))"#.to_string(),
         // 那批货还压在海关 / 进口明胶还在检验检疫 / 偏差报告还在李总那里等签字:
         // goods or papers held somewhere now.
-        r"(?P<now>还|仍|一直)(?:在|压在|卡在|停在|扣在|滞留在?)\s*[^,;。!?\n]{0,10}?(?P<status>海关|港口|码头|口岸|船上|检验检疫|商检|等签字|等审批|等批|等放行)(?P<after>.{0,4})".to_string(),
+        r"(?P<now>还|仍|一直|已经|已)(?:在|压在|卡在|停在|扣在|滞留在?)\s*[^,;。!?\n]{0,10}?(?P<status>海关|港口|码头|口岸|船上|海上|检验检疫|商检|等签字|等审批|等批|等放行)(?P<after>.{0,4})".to_string(),
         // 氮气槽车刚到门口，正在过磅 / 上午那批片剂被 QA 扣住了 / 预计周四靠港.
         r"(?:槽车|罐车|货车|卡车|集装箱|货柜|物流车)(?:已经|刚|刚刚|已)?(?P<status>到了?(?:门口|厂门口|厂里|仓库|码头|收货区)|在过磅|正在过磅|在卸货|正在卸货)(?P<after>)".to_string(),
+        // 质量协议还在法务张律师手上 / 投诉单现在在厂长那里等回复: papers held by someone now.
+        r"(?:单|协议|合同|申请|报告|文件|发票|订单|批件|证书|报价单|许可)[^,;。!?\n]{0,4}?(?:还|仍|一直|现在|目前)?(?:还|仍)?在[^,;。!?\n]{1,10}?(?P<status>那里|那边|那儿|手上|手里|桌上)(?P<after>)".to_string(),
+        // 二号库已经满了 / 那车蔗糖现在堵在G15上 / 55A批次黄原胶在隔离区等微生物结果.
+        r"(?:库|仓|冷库|仓库|库房|罐|筒仓)[^,;。!?\n]{0,4}?(?:已经|都|已|现在|目前)?(?P<status>满了|爆仓了?|没地方放|放不下了)(?P<after>)".to_string(),
+        r"(?:车|货|柜|船|司机)[^,;。!?\n]{0,8}?(?:现在|目前|还)?(?P<status>堵在|被扣在|扣在|滞留在|困在)[^,;。!?\n]{1,12}(?P<after>)".to_string(),
+        r"(?:批次|批号|批)[\p{Han}A-Za-z0-9]{0,8}?(?P<status>在隔离区|隔离中|被隔离|等[\p{Han}]{0,4}?(?:结果|报告|放行))(?P<after>)".to_string(),
         r"被\s*(?:(?i:QA)|质量部|质检|海关|财务)\s*(?P<status>扣住|扣下|拦下|冻结|锁定|扣了|退回)(?P<after>.{0,4})".to_string(),
         r"(?:预计|估计)[^,;。!?\n]{0,6}?(?P<status>靠港|到港|到厂|进港)(?P<after>)".to_string(),
         // 批次 240315-02 目前状态：待放行 / "status": "shipped".
@@ -506,6 +520,7 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
+    let words = &*with_now_said_plainly(words);
     if told_as_history(words) {
         return false;
     }
@@ -517,6 +532,30 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
         || (READING_TRIGGERS.is_match(words) && has_reading(words))
         || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
         || has_live_fact_in_more_languages(words)
+}
+
+/// `words` with the ways of saying "now" that the patterns do not list
+/// (`as we speak`, `at present`, `此刻`, `这会儿`) said as they list it
+/// (`right now`, `现在`).
+fn with_now_said_plainly(words: &str) -> std::borrow::Cow<'_, str> {
+    static NOW_SAID_OTHERWISE: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(
+            r"(?i)\b(?:as\s+we\s+speak|as\s+of\s+(?:right\s+)?now|at\s+present|presently|at\s+this\s+(?:moment|point(?:\s+in\s+time)?))\b|此刻|这会儿|眼下",
+        )
+    });
+    if !NOW_SAID_OTHERWISE.is_match(words) {
+        return std::borrow::Cow::Borrowed(words);
+    }
+    std::borrow::Cow::Owned(
+        NOW_SAID_OTHERWISE
+            .replace_all(
+                words,
+                |c: &regex::Captures| {
+                    if c[0].is_ascii() { "right now" } else { "现在" }
+                },
+            )
+            .into_owned(),
+    )
 }
 
 /// Whether `words` tell of the past in another language, with no word of
@@ -814,21 +853,21 @@ fn has_reading(words: &str) -> bool {
 /// on texts without any. Keep these in step with the patterns.
 static PRICE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|汇率|\b(?:exchange|fx|forex|hkd|chf|aud|cad|sgd|nzd|krw|twd|rub|inr|brl|mxn)\b|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b|涨|跌|上调|下调|kilo|\bbox|\bspot\b|sitting\s+at|trading\s+at|running\s+at",
+        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|汇率|\b(?:exchange|fx|forex|hkd|chf|aud|cad|sgd|nzd|krw|twd|rub|inr|brl|mxn)\b|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b|涨|跌|降|报|上调|下调|kilo|\bbox|\bspot\b|sitting\s+at|trading\s+at|running\s+at",
     )
 });
 
 /// Words every stock pattern needs one of.
 static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)库|存|仓|货|剩|有|够|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|warehouse|storage|cold\s+store|sold\s+out|back-?order|allocation|cover|holding|silo|tank|vessel|down\s+to|用到|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
+        r"(?i)库|存|仓|货|剩|有|够|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|\bout\s+of\b|warehouse|storage|cold\s+store|sold\s+out|back-?order|allocation|cover|holding|silo|tank|vessel|down\s+to|用到|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
     )
 });
 
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|海关|港口|码头|船上|检验检疫|商检|等签字|等审批|槽车|罐车|过磅|卸货|扣住|扣下|拦下|靠港|到港|转运|packed|ready\s+for|\byet\b|\bago\b|slipped|enough\s+for|out\s+of\s+order|sick|leave|holiday|vacation|\booo\b|out\s+of\s+(?:the\s+)?office|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|海关|港口|码头|船上|检验检疫|商检|等签字|等审批|槽车|罐车|过磅|卸货|扣住|扣下|拦下|靠港|到港|转运|packed|ready\s+for|\byet\b|\bago\b|slipped|enough\s+for|out\s+of\s+order|sick|leave|holiday|vacation|没关|hasn't|has\s+not|haven't|堵|扣在|满了|没地方放|爆仓|放不下|海上|发车|拣|步|隔离|结果|\bdesk\b|\bstep\b|escalat|\booo\b|out\s+of\s+(?:the\s+)?office|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
     )
 });
 
@@ -1091,6 +1130,17 @@ static NOT_OUT_OF_STOCK: WordSet = WordSet::new(&[
     "handle",
     "avoid",
     "prevent",
+    // A formatting wish that names the words (`Always put 'out of stock' in
+    // bold`, `报告里出现"缺货"就加粗`).
+    "bold",
+    "italic",
+    "italics",
+    "in red",
+    "加粗",
+    "粗体",
+    "斜体",
+    "标红",
+    "出现",
 ]);
 
 /// Words after a status that make it a display rule (`缺货标红`,
@@ -1300,7 +1350,12 @@ fn has_status(words: &str) -> bool {
         r.captures_iter(words).any(|c| {
             // Group 0 is the whole match: every capture has it.
             let m = c.get(0).expect("group 0");
-            let clause = statement_of(words, m.start(), m.end());
+            // What the pattern matched up to its trailing context is the
+            // status itself (`should arrive in 30 minutes`): only the words
+            // around it can make it a rule. The context may run past the
+            // status's clause (`已经发货了，物流显示…`); the clause is the status's.
+            let status_end = c.name("after").map_or(m.end(), |a| a.start());
+            let clause = statement_of(words, m.start(), status_end.max(m.start() + 1));
             let after = status_word_dropped(c.name("after").map_or("", |m| m.as_str()));
             let english_subject = c.name("subject").is_some_and(|s| s.as_str().is_ascii());
             let anchored = c.name("id").is_some()
@@ -1309,12 +1364,19 @@ fn has_status(words: &str) -> bool {
                 || NAMED_ID.is_match(m.as_str())
                 || NAMED_ID
                     .is_match(words[..m.start()].trim_end().rsplit(' ').next().unwrap_or(""));
-            let subject_ok = !english_subject || anchored || !is_word_subject(&c);
+            // `orders are delayed until payment clears`: a kind of document
+            // in the plural, none named, held until something happens, is a
+            // rule about the kind.
+            let a_kind = c.name("thing").is_some_and(|t| t.as_str().ends_with('s'))
+                && c.name("det").is_none()
+                && c.name("id").is_none()
+                && c.name("of").is_none()
+                && c.name("status").is_some_and(|s| {
+                    let status = s.as_str().to_ascii_lowercase();
+                    status.contains(" until ") || status.contains(" till ")
+                });
+            let subject_ok = (!english_subject || anchored || !is_word_subject(&c)) && !a_kind;
             let clause_end = clause.as_ptr() as usize - words.as_ptr() as usize + clause.len();
-            // What the pattern matched up to its trailing context is the
-            // status itself (`should arrive in 30 minutes`): only the words
-            // around it can make it a rule.
-            let status_end = c.name("after").map_or(m.end(), |a| a.start());
             let rest_of_clause = words.get(status_end..clause_end).unwrap_or("");
             let clause_start = clause.as_ptr() as usize - words.as_ptr() as usize;
             let before = words.get(clause_start..m.start()).unwrap_or("");
@@ -1629,6 +1691,39 @@ mod tests {
             "Le prix était de 2 € en 2019.",
             "¿El pedido 7781 está en tránsito?",
             "Der Bestand ist ein Begriff aus der Lagerhaltung.",
+        ] {
+            assert!(!has_live_fact(&crate::detect::view(t)), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn stock_in_words_prices_moved_per_unit_and_papers_held_now_are_facts() {
+        for t in [
+            "Three drums of peroxide left in the chem store.",
+            "About three quarters of a pallet of mango puree left.",
+            "We're out of caps for the 1 L oat drink right now.",
+            "Tank B currently holds 6,000 litres of orange concentrate",
+            "Complaint 88 is escalated and waiting on the plant manager's reply as we speak.",
+            "Our credit note request is still on jane's desk in accounts.",
+            "The yeast extract sales order shows 'blocked for delivery' in SAP at the moment.",
+            "PO 4471 still hasn't cleared finance",
+            "the Danone order is delayed until the spray dryer is back up",
+            "片碱今天每吨涨了50块。",
+            "蔗糖早上报5400,比昨天降了十块。",
+            "冰醋酸厂里现在就剩两个吨桶。",
+            "质量协议还在法务张律师手上,没盖章。",
+            "二号库已经满了,今天进的乳清没地方放。",
+            "客户的订单已经发货了,物流显示今天下午到",
+            "工单还没关",
+        ] {
+            assert!(has_live_fact(&crate::detect::view(t)), "{t:?}");
+        }
+        for t in [
+            "Always put 'out of stock' in bold when it shows up in a report.",
+            "报告里出现\"缺货\"就加粗。",
+            "In 2021 we had three drums of peroxide left after the audit.",
+            "orders are delayed until payment clears, that's the rule",
+            "如果二号库满了就放到三号库",
         ] {
             assert!(!has_live_fact(&crate::detect::view(t)), "{t:?}");
         }
