@@ -762,7 +762,8 @@ impl<'a, S: Store> Manager<'a, S> {
         if memory.status_at(self.now) != Status::Active {
             return;
         }
-        let Ok(mut vectors) = embedder.embed(&[content]).await.outcome else {
+        let never = tokio_util::sync::CancellationToken::new();
+        let Ok(mut vectors) = embedder.embed(&[content], &never).await.outcome else {
             tracing::warn!(memory_id = %memory.memory_id, "memory not embedded; the next run embeds it");
             return;
         };

@@ -220,7 +220,9 @@ pub async fn run_once<S: Store>(
     summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
     let owner = (!dry_run).then_some(run_id.as_str());
     let seen = crate::seen::SeenValues::default();
-    let stage_one = StageOne { store, provider, config, run_id: &run_id, owner, window, seen };
+    let stop = &cancel;
+    let stage_one =
+        StageOne { store, provider, config, run_id: &run_id, owner, window, seen, stop };
     let model = ModelWatch::new(config.llm.concurrency);
     let outcomes = with_claims_renewed(
         store,
@@ -236,7 +238,7 @@ pub async fn run_once<S: Store>(
     if let Some(owner) = owner {
         store.release_claims(owner).await?;
     }
-    let stage_two = StageTwo { store, provider, config, run_id: &run_id, owner };
+    let stage_two = StageTwo { store, provider, config, run_id: &run_id, owner, stop };
     let users = store.users_with_new_slips(config.selection.max_attempts).await?;
     let user_outcomes = with_claims_renewed(
         store,
@@ -348,7 +350,7 @@ async fn embed_memories<S: Store>(
         }
         let texts: Vec<&str> =
             batch.iter().map(|m| m.content.as_deref().unwrap_or_default()).collect();
-        let report = embedder.embed(&texts).await;
+        let report = embedder.embed(&texts, cancel).await;
         summary.llm.calls += u64::from(report.calls);
         summary.llm.failures += u64::from(report.failures);
         summary.llm.prompt_tokens += report.usage.prompt_tokens;

@@ -17,6 +17,7 @@ use crate::store::Store;
 use crate::text::estimate_tokens;
 use policy::{Decisions, KnownSuggestion, UserState};
 use std::collections::{BTreeSet, HashMap};
+use tokio_util::sync::CancellationToken;
 
 /// What happened to one user.
 #[derive(Debug, Default)]
@@ -44,6 +45,8 @@ pub struct StageTwo<'a, S> {
     pub run_id: &'a str,
     /// The claim owner; `None` in a dry run, which claims and writes nothing.
     pub owner: Option<&'a str>,
+    /// The run's stop: once cancelled, a model call waiting to retry gives up.
+    pub stop: &'a CancellationToken,
 }
 
 impl<S: Store> StageTwo<'_, S> {
@@ -147,7 +150,7 @@ impl<S: Store> StageTwo<'_, S> {
         state.unseen_slips = unseen_new_slips(&state, &requests, oldest);
         let mut proposals = Vec::new();
         for request in requests {
-            let report = self.provider.consolidate(&request).await;
+            let report = self.provider.consolidate(&request, self.stop).await;
             outcome.calls += report.calls;
             outcome.failures += report.failures;
             outcome.usage.prompt_tokens += report.usage.prompt_tokens;

@@ -18,6 +18,7 @@ use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use tokio_util::sync::CancellationToken;
 
 /// What happened to one conversation.
 #[derive(Debug, Default)]
@@ -52,6 +53,8 @@ pub struct StageOne<'a, S> {
     /// Each user's messages with values, read once per run when a slip first
     /// could carry a piece of one.
     pub seen: SeenValues,
+    /// The run's stop: once cancelled, a model call waiting to retry gives up.
+    pub stop: &'a CancellationToken,
 }
 
 impl<S: Store> StageOne<'_, S> {
@@ -197,7 +200,7 @@ impl<S: Store> StageOne<'_, S> {
                 messages: messages.clone(),
                 conversation_scopes: c.scopes.clone(),
             };
-            let report = self.provider.stage_one(&request).await;
+            let report = self.provider.stage_one(&request, self.stop).await;
             outcome.calls += report.calls;
             outcome.failures += report.failures;
             outcome.usage.prompt_tokens += report.usage.prompt_tokens;

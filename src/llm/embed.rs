@@ -16,6 +16,7 @@ use crate::config::Config;
 use crate::error::Error;
 use serde::Deserialize;
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// A client of one embedding model.
 pub struct Embedder {
@@ -90,9 +91,13 @@ impl Embedder {
     }
 
     /// One vector per text, in order, with `llm.max_retries` retries
-    /// whatever failed (spec §10.4).
-    pub async fn embed(&self, texts: &[&str]) -> CallReport<Vec<Vec<f32>>> {
-        with_retries(self.max_retries, "embedding call", move || async move {
+    /// whatever failed (spec §10.4), unless `stop` ends the waits.
+    pub async fn embed(
+        &self,
+        texts: &[&str],
+        stop: &CancellationToken,
+    ) -> CallReport<Vec<Vec<f32>>> {
+        with_retries(self.max_retries, "embedding call", stop, move || async move {
             match self.call(texts).await {
                 Ok((vectors, prompt_tokens)) => {
                     let usage = Usage { prompt_tokens, completion_tokens: 0 };

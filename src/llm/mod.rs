@@ -15,6 +15,7 @@ pub use wire::{
 
 use crate::config::{Config, Provider as ProviderName};
 use crate::error::Error;
+use tokio_util::sync::CancellationToken;
 
 /// Tokens a call cost, as the server reported (or estimated when it did not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -42,6 +43,8 @@ pub enum LlmError {
     BadAnswer(#[from] answer::AnswerProblem),
     #[error("the model's answer is larger than {} MiB; it was not read", MAX_ANSWER_BYTES >> 20)]
     TooLarge,
+    #[error("the model call was given up before its retry: dreamd is shutting down")]
+    Stopped,
 }
 
 impl LlmError {
@@ -49,9 +52,10 @@ impl LlmError {
     /// its server cannot be reached, refuses the key (401, 403) or has no
     /// such endpoint or model (404). Such a failure is the operator's to
     /// fix, not the conversation's: it charges no attempt, and the run
-    /// stops taking work.
+    /// stops taking work. So does a call given up because dreamd is
+    /// shutting down before the server's failure could be retried.
     pub fn is_unavailable(&self) -> bool {
-        matches!(self, LlmError::Unreachable(_))
+        matches!(self, LlmError::Unreachable(_) | LlmError::Stopped)
             || matches!(self, LlmError::Status { status: 401 | 403 | 404 | 407, .. })
     }
 
@@ -125,8 +129,13 @@ impl Provider {
         })
     }
 
-    /// Proposes note slips for one chunk of a conversation.
-    pub async fn stage_one(&self, request: &StageOneRequest) -> CallReport<StageOneAnswer> {
+    /// Proposes note slips for one chunk of a conversation; `stop` ends
+    /// a wait for a retry (see `with_retries`).
+    pub async fn stage_one(
+        &self,
+        request: &StageOneRequest,
+        stop: &CancellationToken,
+    ) -> CallReport<StageOneAnswer> {
         match self {
             Provider::Rules => CallReport {
                 outcome: Ok(rules::extract(request)),
@@ -134,7 +143,7 @@ impl Provider {
                 failures: 0,
                 usage: Usage::default(),
             },
-            Provider::OpenAi(client) => client.stage_one(request).await,
+            Provider::OpenAi(client) => client.stage_one(request, stop).await,
         }
     }
 
@@ -142,6 +151,7 @@ impl Provider {
     pub async fn consolidate(
         &self,
         request: &ConsolidationRequest,
+        stop: &CancellationToken,
     ) -> CallReport<ConsolidationAnswer> {
         match self {
             Provider::Rules => CallReport {
@@ -150,7 +160,7 @@ impl Provider {
                 failures: 0,
                 usage: Usage::default(),
             },
-            Provider::OpenAi(client) => client.consolidate(request).await,
+            Provider::OpenAi(client) => client.consolidate(request, stop).await,
         }
     }
 

@@ -27,6 +27,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
 
 /// The longest wait a Retry-After may impose before the next attempt.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
@@ -199,7 +200,11 @@ impl OpenAiClient {
         estimate_tokens(&self.consolidation_prompt)
     }
 
-    pub async fn stage_one(&self, request: &StageOneRequest) -> CallReport<StageOneAnswer> {
+    pub async fn stage_one(
+        &self,
+        request: &StageOneRequest,
+        stop: &CancellationToken,
+    ) -> CallReport<StageOneAnswer> {
         let kind = CallKind {
             prompt: &self.stage_one_prompt,
             schema_name: "note_slips",
@@ -207,12 +212,13 @@ impl OpenAiClient {
             list_key: "slips",
             list_path: "$.slips",
         };
-        self.call(&kind, request).await
+        self.call(&kind, request, stop).await
     }
 
     pub async fn consolidate(
         &self,
         request: &ConsolidationRequest,
+        stop: &CancellationToken,
     ) -> CallReport<ConsolidationAnswer> {
         let kind = CallKind {
             prompt: &self.consolidation_prompt,
@@ -221,7 +227,7 @@ impl OpenAiClient {
             list_key: "operations",
             list_path: "$.operations",
         };
-        self.call(&kind, request).await
+        self.call(&kind, request, stop).await
     }
 
     /// One logical call with its retries; at most `llm.concurrency` run at once.
@@ -229,13 +235,14 @@ impl OpenAiClient {
         &self,
         kind: &CallKind<'_>,
         request: &Q,
+        stop: &CancellationToken,
     ) -> CallReport<A> {
         // The semaphore lives as long as the client and is never closed.
         let _permit = self.permits.acquire().await.expect("the semaphore is never closed");
         // A request is plain data with string keys: serialising it cannot fail.
         let user = serde_json::to_string(request).expect("requests serialise");
         let user = user.as_str();
-        with_retries(self.max_retries, "model call", move || async move {
+        with_retries(self.max_retries, "model call", stop, move || async move {
             let (result, usage, retry_after) = self.call_once(kind, user).await;
             if !self.refused_temperature(&result) {
                 return Attempt { result, usage, retry_after, repeated: false };
@@ -340,10 +347,13 @@ pub(super) struct Attempt<T> {
 /// A call with our retries (spec §10.4), for chat and embeddings alike:
 /// `attempt` once and, while it fails, up to `max_retries` more times,
 /// waiting as the server asked or backing off; each failure is logged as
-/// "`what` failed".
+/// "`what` failed". Once `stop` is cancelled (dreamd is shutting down) a
+/// wait for a retry ends the call with [`LlmError::Stopped`]: a server that
+/// asked for a minute must not hold a stopping daemon for that minute.
 pub(super) async fn with_retries<T, F: Future<Output = Attempt<T>>>(
     max_retries: u32,
     what: &str,
+    stop: &CancellationToken,
     mut attempt: impl FnMut() -> F,
 ) -> CallReport<T> {
     let mut report = CallReport {
@@ -375,7 +385,15 @@ pub(super) async fn with_retries<T, F: Future<Output = Attempt<T>>>(
                 );
                 report.outcome = Err(error);
                 if let Some(wait) = retry_in {
-                    tokio::time::sleep(wait).await;
+                    tokio::select! {
+                        biased;
+                        () = stop.cancelled() => {
+                            tracing::info!(attempt = n + 1, "{what}: no retry, dreamd is shutting down");
+                            report.outcome = Err(LlmError::Stopped);
+                            return report;
+                        }
+                        () = tokio::time::sleep(wait) => {}
+                    }
                 }
             }
         }
@@ -508,5 +526,30 @@ mod tests {
             api_error_code(&api_error(Some("context_length_exceeded"), None)),
             Some("context_length_exceeded".into())
         );
+    }
+
+    /// A failed attempt whose server asked for `wait` before a retry.
+    fn overloaded(wait: Duration) -> Attempt<()> {
+        let result = Err(LlmError::Status { status: 429, code: None });
+        Attempt { result, usage: Usage::default(), retry_after: Some(wait), repeated: false }
+    }
+
+    #[tokio::test]
+    async fn a_stop_ends_the_wait_for_a_retry_and_the_call() {
+        let running = CancellationToken::new();
+        let report = with_retries(3, "model call", &running, || async {
+            overloaded(Duration::from_millis(1))
+        })
+        .await;
+        assert_eq!(report.calls, 4, "without a stop, every retry is made");
+        let stop = CancellationToken::new();
+        let report = with_retries(3, "model call", &stop, || {
+            stop.cancel();
+            async { overloaded(Duration::from_secs(60)) }
+        })
+        .await;
+        assert_eq!(report.calls, 1);
+        assert!(matches!(report.outcome, Err(LlmError::Stopped)), "{:?}", report.outcome);
+        assert!(LlmError::Stopped.is_unavailable(), "a stopped call charges no attempt");
     }
 }

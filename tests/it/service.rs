@@ -255,6 +255,39 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
     assert_eq!(exit_within(&mut child, Duration::from_secs(15)).0, 0);
 }
 
+/// A server that asks for a minute before a retry (429 with Retry-After)
+/// must not hold a stopping daemon for that minute, nor for the shutdown
+/// bound: the wait ends at the stop, and the conversation is not charged
+/// for the retries it never had (ops round 4).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stop_ends_a_wait_the_model_server_asked_for() {
+    let server = fake_model::start(|_: &Value| {
+        ResponseTemplate::new(429).insert_header("Retry-After", "60")
+    })
+    .await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__MAX_RETRIES", "3")
+        .env("DREAMD_SELECTION__MAX_ATTEMPTS", "1")
+        .env("DREAMD_SCHEDULE__SHUTDOWN_TIMEOUT_SECS", "30");
+    d.ingest(&conversations(1));
+    let mut child = daemon(&d, "daemon.log");
+    wait_until("the first failed call", Duration::from_secs(20), async || {
+        std::fs::read_to_string(d.path("daemon.log"))
+            .unwrap_or_default()
+            .contains("model call failed")
+    })
+    .await;
+    signal(&child, "TERM");
+    let (code, took) = exit_within(&mut child, Duration::from_secs(40));
+    assert_eq!(code, 0);
+    assert!(took < Duration::from_secs(10), "not the server's 60 s, nor the 30 s bound: {took:?}");
+    assert_eq!(server.received_requests().await.unwrap().len(), 1, "no retry after the stop");
+    let status = d.run(&["status", "--format", "json"]).json();
+    assert_eq!(status["failed_ranges"], json!([]), "no attempt charged: {status}");
+    assert_eq!(status["backlog"]["claims_held"].as_i64(), Some(0), "{status}");
+}
+
 /// A `--run-once` as its own process, its summary on stdout and its log in `log`.
 fn run_once_process(d: &Dreamd, log: &str, env: &[(&str, &str)]) -> Daemon {
     let log = std::fs::File::create(d.path(log)).unwrap();
