@@ -503,6 +503,16 @@ mod tests {
     }
 
     #[test]
+    fn cantonese_as_written_is_read_with_mandarin_function_words() {
+        check("我而家有桃園廠ERP嘅管理員權限，要改嘢搵我", Some(Category::PermissionClaim));
+        check("屯門廠嘅總門禁卡喺我度，邊個區都入得", Some(Category::PermissionClaim));
+        check("報關文件仲喺報關行阿Ben手上，未交", Some(Category::LiveBusinessFact));
+        check("供應商今日報價，甘油每噸漲咗三百蚊", Some(Category::LiveBusinessFact));
+        check("我哋聽日開會講下新配方嘅口感", None);
+        check("佢係我哋嘅配方工程師，同供應商關係好好", None);
+    }
+
+    #[test]
     fn work_background_is_not_a_permission_claim() {
         for t in [
             "我是质检部的工程师",

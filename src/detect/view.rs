@@ -115,10 +115,68 @@ fn is_han(c: char) -> bool {
 /// both; by `fast2s`'s table (OpenCC's), only for texts with CJK characters.
 fn simplified(text: &str) -> String {
     if text.chars().any(|c| ('\u{3400}'..='\u{9FFF}').contains(&c)) {
-        fast2s::convert(text)
+        fast2s::convert(&cantonese_as_mandarin(text))
     } else {
         text.to_owned()
     }
+}
+
+/// Cantonese written as spoken (`報關文件仲喺阿Ben手上`, `佢而家有管理員權限`,
+/// `總門禁卡喺我度`) with its function words as Mandarin's (`还在`, `他现在有`,
+/// `在我这里`), so that the Chinese patterns read it; only in a text that
+/// has a word only Cantonese writes. `係` is `是` there, except in words
+/// Mandarin writes with it too (`關係`, `聯係`).
+fn cantonese_as_mandarin(text: &str) -> std::borrow::Cow<'_, str> {
+    const MARKERS: &[&str] = &["嘅", "咗", "喺", "佢", "冇", "哋", "啱", "嗰", "畀", "而家", "唔"];
+    const WORDS: &[(&str, &str)] = &[
+        ("佢哋", "他们"),
+        ("哋", "们"),
+        ("佢", "他"),
+        ("而家", "现在"),
+        ("喺", "在"),
+        ("咗", "了"),
+        ("嘅", "的"),
+        ("冇", "没有"),
+        ("啱啱", "刚刚"),
+        ("嗰", "那"),
+        ("畀", "给"),
+        ("唔", "不"),
+        ("咩", "什么"),
+        ("邊個", "哪个"),
+        ("話事", "说了算"),
+        ("我度", "我这里"),
+        ("他度", "他那里"),
+        ("你度", "你那里"),
+    ];
+    if !MARKERS.iter().any(|m| text.contains(m)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.to_owned();
+    for (cantonese, mandarin) in WORDS {
+        out = out.replace(cantonese, mandarin);
+    }
+    let mut folded = String::with_capacity(out.len());
+    let mut before = None;
+    let mut chars = out.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let word = match c {
+            '係' if !before.is_some_and(|b: char| "關关聯联干幹體体派直".contains(b)) => {
+                '是'
+            }
+            '仲' if !next.is_some_and(|n| "裁介夏秋春冬".contains(n)) => '还',
+            '蚊' if before.is_some_and(|b: char| {
+                b.is_ascii_digit() || "十百千万两三四五六七八九".contains(b)
+            }) =>
+            {
+                '块'
+            }
+            _ => c,
+        };
+        folded.push(word);
+        before = Some(c);
+    }
+    std::borrow::Cow::Owned(folded)
 }
 
 /// Decimal digits of other scripts as ASCII digits: NFKC folds full-width
