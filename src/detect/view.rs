@@ -6,8 +6,9 @@
 //! - the *words* view ([`view`]): NFKC, default-ignorable and format
 //!   characters removed, curly quotes and dashes folded, other scripts'
 //!   decimal digits as ASCII digits, Cyrillic and Greek look-alikes inside
-//!   Latin words as Latin letters, Traditional Chinese as Simplified, runs
-//!   of horizontal whitespace as one space;
+//!   Latin words as Latin letters, Traditional Chinese as Simplified (and
+//!   written Cantonese's function words as Mandarin's), runs of horizontal
+//!   whitespace as one space;
 //! - the *digits* view ([`digits_view`]): the words view with clusters of
 //!   Chinese digit numerals read as digits and runs of separators between
 //!   digits removed, for number-shaped identifiers.
