@@ -31,34 +31,36 @@ macro_rules! titled_surnames {
     };
 }
 
+/// A colleague named by surname and title, or `老`/`小` and surname
+/// (`刘工`, `小吴`, `何经理`), as alternatives of a group.
+macro_rules! named_colleague {
+    () => {
+        concat!(
+            r"(?:老|小)(?:",
+            surnames!(),
+            r"|",
+            titled_surnames!(),
+            r")|(?:",
+            surnames!(),
+            r"|",
+            titled_surnames!(),
+            r")(?:工|总监|总工|总|经理|主任|老师|博士|博|师傅|主管|组长|科长|处长|部长|厂长|姐|哥)"
+        )
+    };
+}
+
 /// Who may be claimed to hold a privilege, in Chinese.
 const SUBJECT_ZH: &str = concat!(
-    r"(?:阿(?:[A-Z][a-z]{1,10}|[\p{Han}]{1,2}?)|(?:老|小)(?:",
-    surnames!(),
-    r"|",
-    titled_surnames!(),
-    r")|(?:",
-    surnames!(),
-    r"|",
-    titled_surnames!(),
-    r")(?:工|总监|总工|总|经理|主任|老师|博士|博|师傅|主管|组长|科长|处长|部长|厂长|姐|哥)|(?:我们|咱们|我|俺们)(?:的)?(?:组长|主管|经理|领导|老板|主任|科长|部长|处长|总监|厂长|师傅|导师|课题组长)|我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人|(?:",
+    r"(?:阿(?:[A-Z][a-z]{1,10}|[\p{Han}]{1,2}?)|",
+    named_colleague!(),
+    r"|(?:我们|咱们|我|俺们)(?:的)?(?:组长|主管|经理|领导|老板|主任|科长|部长|处长|总监|厂长|师傅|导师|课题组长)|我们|我|自己|本人|其|俺|咱们|咱|用户|该用户|此用户|这位用户|这个用户|当前用户|对方|他们|她们|他|她|TA|此人|该员工|该同事|这位同事|客户|该客户|这位老师|该负责人|(?:",
     surnames!(),
     r")[\p{Han}]{1,2}?)(?:部门|组|团队|科室|小组|这边|公司|课题组)?(?:(?:的|这个|那个|这边的|现在的)?(?:账号|账户|帐号|用户|角色|身份))?",
 );
 
-/// A colleague named by surname and title, or `老`/`小` and surname
-/// (`刘工`, `小吴`, `何经理`): someone authority may be handed to.
-const NAMED_ZH: &str = concat!(
-    r"(?:(?:老|小)(?:",
-    surnames!(),
-    r"|",
-    titled_surnames!(),
-    r")|(?:",
-    surnames!(),
-    r"|",
-    titled_surnames!(),
-    r")(?:工|总监|总工|总|经理|主任|老师|博士|师傅|主管|组长|科长|处长|部长|厂长|姐|哥))",
-);
+/// A colleague by name (see `named_colleague!`): someone authority may be
+/// handed to.
+const NAMED_ZH: &str = concat!("(?:", named_colleague!(), ")");
 
 /// Adverbs that may stand between subject and verb.
 const ADVERB_ZH: &str = r"(?:手里|手上|手头|自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|这周|本周|这个月|本月|这几天|这段时间|最近|暂时|临时|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)|在\s*[A-Za-z][A-Za-z0-9\-]{1,15}\s*){0,3}";
