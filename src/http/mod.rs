@@ -12,6 +12,7 @@
 
 pub mod api;
 pub mod auth;
+mod connections;
 mod lang;
 mod mcp_sessions;
 pub mod metrics;
@@ -27,20 +28,13 @@ use axum::extract::{DefaultBodyLimit, FromRequestParts, MatchedPath, Request, St
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::Poll;
 use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
+use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -451,11 +445,24 @@ pub struct Server {
     engine: Arc<dyn Engine>,
 }
 
+/// How many connections may wait in the listen queue while every slot is
+/// answering (the kernel caps it at `net.core.somaxconn`). The default of
+/// 128 dropped the connections of other clients beyond
+/// `http.max_connections` + 128 (HTTP round 4, L10).
+const LISTEN_BACKLOG: u32 = 4096;
+
 /// Binds the listening socket; an address in use or not ours is named.
 pub async fn bind(address: SocketAddr) -> Result<TcpListener> {
-    TcpListener::bind(address)
-        .await
-        .map_err(Error::io(format!("http.listen: cannot listen on {address}")))
+    let listening = || -> std::io::Result<TcpListener> {
+        let socket = match address {
+            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        socket.set_reuseaddr(true)?;
+        socket.bind(address)?;
+        socket.listen(LISTEN_BACKLOG)
+    };
+    listening().map_err(Error::io(format!("http.listen: cannot listen on {address}")))
 }
 
 /// Serves `options` on `listener` until [`Server::stop`]. The bound address
@@ -469,202 +476,9 @@ pub async fn start(listener: TcpListener, options: Options) -> Result<Server> {
     let engine = options.engine.clone();
     let limits = options.limits;
     let router = router(options, &stop)?;
-    let task = tokio::spawn(serve(listener, router, limits, stop.clone()));
+    let task = tokio::spawn(connections::serve(listener, router, limits, stop.clone()));
     tracing::info!(address = %address, "HTTP server listening");
     Ok(Server { address, stop, task, engine })
-}
-
-/// How long accepting waits after it failed (out of file descriptors, say)
-/// before it tries again, so that a failing accept does not spin.
-const ACCEPT_RETRY: Duration = Duration::from_millis(100);
-
-/// Accepts connections until `stop`, at most `limits.max_connections` at
-/// once (the rest wait in the listen queue), then waits for the
-/// connections still answering a request.
-async fn serve(
-    listener: TcpListener,
-    router: Router,
-    limits: ConnectionLimits,
-    stop: CancellationToken,
-) {
-    let slots = Arc::new(Semaphore::new(limits.max_connections as usize));
-    loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => slot,
-            () = stop.cancelled() => break,
-        };
-        let Ok(slot) = slot else { break };
-        let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            () = stop.cancelled() => break,
-        };
-        match accepted {
-            Ok((stream, _)) => {
-                let connection =
-                    serve_connection(stream, router.clone(), limits.header_timeout, stop.clone());
-                tokio::spawn(async move {
-                    connection.await;
-                    drop(slot);
-                });
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "accepting an HTTP connection failed");
-                tokio::time::sleep(ACCEPT_RETRY).await;
-            }
-        }
-    }
-    // Each connection holds a slot until it ends: all slots back, all ended.
-    let _all = slots.acquire_many(limits.max_connections).await;
-}
-
-/// Serves one connection (HTTP/1.1, kept alive). Its request headers must
-/// arrive within `header_timeout`, counted from the previous answer on a
-/// kept-alive connection, else it is closed; so is one whose client takes
-/// nothing of an answer for as long ([`StalledWritesEnd`]). At `stop`, a connection with a
-/// request in flight finishes that answer and closes; an idle one, or one
-/// still sending headers, is closed at once and holds nothing up.
-async fn serve_connection(
-    stream: TcpStream,
-    router: Router,
-    header_timeout: Duration,
-    stop: CancellationToken,
-) {
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    let requests = in_flight.clone();
-    let service = hyper::service::service_fn(move |request: Request<hyper::body::Incoming>| {
-        let counted = InFlight::enter(&requests);
-        answer(router.clone(), request, counted)
-    });
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout)
-        .max_headers(HYPER_MAX_HEADERS);
-    let stream = StalledWritesEnd { inner: stream, limit: header_timeout, stalled: None };
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
-    tokio::pin!(connection);
-    tokio::select! {
-        ended = connection.as_mut() => {
-            if let Err(e) = ended {
-                tracing::debug!(error = %e, "an HTTP connection ended with an error");
-            }
-            return;
-        }
-        () = stop.cancelled() => {}
-    }
-    if in_flight.load(Ordering::SeqCst) == 0 {
-        return;
-    }
-    connection.as_mut().graceful_shutdown();
-    if let Err(e) = connection.await {
-        tracing::debug!(error = %e, "an HTTP connection ended with an error at shutdown");
-    }
-}
-
-/// A connection's stream whose writes fail once one has made no progress for
-/// `limit`: a client that sends requests and never reads the answers (they
-/// fill the socket's buffers, and the next write waits) held its connection,
-/// and one of `http.max_connections`' slots, for ever.
-struct StalledWritesEnd {
-    inner: TcpStream,
-    limit: Duration,
-    /// Since when the current write has been waiting, as a timer.
-    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
-}
-
-impl StalledWritesEnd {
-    /// `polled` as it is, or an error once it has been pending for `limit`.
-    fn watched<T>(
-        &mut self,
-        cx: &mut std::task::Context<'_>,
-        polled: Poll<std::io::Result<T>>,
-    ) -> Poll<std::io::Result<T>> {
-        if polled.is_ready() {
-            self.stalled = None;
-            return polled;
-        }
-        let limit = self.limit;
-        let timer = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-        match timer.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "the client took nothing of its answer for the header timeout",
-            ))),
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
-impl tokio::io::AsyncRead for StalledWritesEnd {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
-    }
-}
-
-impl tokio::io::AsyncWrite for StalledWritesEnd {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        let this = self.get_mut();
-        let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
-        this.watched(cx, polled)
-    }
-
-    fn poll_flush(
-        self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let this = self.get_mut();
-        let polled = Pin::new(&mut this.inner).poll_flush(cx);
-        this.watched(cx, polled)
-    }
-
-    fn poll_shutdown(
-        self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
-    }
-}
-
-/// The router's answer to one request; `counted` lives until the answer's
-/// body is written (it moves into the body), so that a request counts as in
-/// flight until the client has all of it.
-async fn answer(
-    router: Router,
-    request: Request<hyper::body::Incoming>,
-    counted: InFlight,
-) -> std::result::Result<Response, Infallible> {
-    use http_body_util::BodyExt;
-    let Ok(response) = router.oneshot(request).await;
-    Ok(response.map(|body| {
-        Body::new(body.map_frame(move |frame| {
-            let _held = &counted;
-            frame
-        }))
-    }))
-}
-
-/// One request of a connection being answered (see [`serve_connection`]).
-struct InFlight(Arc<AtomicUsize>);
-
-impl InFlight {
-    fn enter(count: &Arc<AtomicUsize>) -> InFlight {
-        count.fetch_add(1, Ordering::SeqCst);
-        InFlight(count.clone())
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 impl Server {

@@ -903,6 +903,73 @@ async fn half_sent_requests_are_closed_after_the_header_timeout() {
     assert_eq!(health.expect("healthz answers").unwrap().unwrap().status(), 200);
 }
 
+/// Connects to `served` and sends a recall's headers with
+/// `Expect: 100-continue` and a body of `length` bytes declared, not sent;
+/// returns once the server asked for the body: the request is being answered.
+async fn request_awaiting_its_body(served: &Served, length: usize) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = served.base.strip_prefix("http://").unwrap();
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {JAY_TOKEN}\r\n\
+         Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut continued = vec![0u8; 64];
+    let n = stream.read(&mut continued).await.unwrap();
+    let continued = String::from_utf8_lossy(&continued[..n]);
+    assert!(continued.starts_with("HTTP/1.1 100"), "the body is asked for: {continued}");
+    stream
+}
+
+/// The first line of the next answer on `stream` (within 10 s).
+async fn next_answer(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut answer = vec![0u8; 256];
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut answer)).await;
+    let n = read.expect("an answer within 10 s").unwrap();
+    String::from_utf8_lossy(&answer[..n]).lines().next().unwrap_or_default().to_owned()
+}
+
+/// At `http.max_connections`, a new connection takes the slot of the
+/// connection open longest among those with no request being answered
+/// (HTTP round 4, H2: clients that sent nothing, or trickled headers, held
+/// every slot for the header timeout while others waited). A connection
+/// answering a request keeps its slot, however old.
+#[tokio::test(flavor = "multi_thread")]
+async fn at_the_connection_cap_unused_connections_give_way() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let d = with_tokens(Dreamd::sqlite())
+        .env("DREAMD_HTTP__HEADER_TIMEOUT_SECS", "600")
+        .env("DREAMD_HTTP__BODY_TIMEOUT_SECS", "600")
+        .env("DREAMD_HTTP__MAX_CONNECTIONS", "2");
+    let served = Served::start(&d);
+    let body = r#"{"user_id":"jay"}"#;
+    let mut answering = request_awaiting_its_body(&served, body.len()).await;
+    let unused = half_sent_request(&served).await;
+    let health =
+        tokio::time::timeout(Duration::from_secs(60), reqwest::get(served.url("/healthz"))).await;
+    assert_eq!(health.expect("healthz answers at the cap").unwrap().status(), 200);
+    closed_by_server(unused, Duration::from_secs(60)).await;
+    answering.write_all(body.as_bytes()).await.unwrap();
+    // Answered, and kept alive: it was never told to close.
+    let mut received = String::new();
+    let mut asked_again = false;
+    while received.matches("HTTP/1.1 200").count() < 2 {
+        let mut chunk = vec![0u8; 4096];
+        let n = tokio::time::timeout(Duration::from_secs(60), answering.read(&mut chunk))
+            .await
+            .expect("an answer within 60 s")
+            .unwrap();
+        assert!(n > 0, "the connection was closed after: {received}");
+        received.push_str(&String::from_utf8_lossy(&chunk[..n]));
+        if !asked_again && received.contains("HTTP/1.1 200") {
+            answering.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+            asked_again = true;
+        }
+    }
+}
+
 /// A client that sends requests and never reads the answers is cut off once
 /// an answer has waited `http.header_timeout_secs` for it (HTTP round 4, H1:
 /// it held its connection and slot for ever); while it holds the only slot,
@@ -955,13 +1022,13 @@ async fn bodies_that_never_arrive_are_refused_after_the_body_timeout() {
         .env("DREAMD_HTTP__BODY_TIMEOUT_SECS", "1")
         .env("DREAMD_HTTP__MAX_CONNECTIONS", "2");
     let served = Served::start(&d);
-    let head = format!(
-        "POST /v1/recall HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {JAY_TOKEN}\r\n\
-         Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
-    );
-    let held = [answer_to_head_alone(&served, &head), answer_to_head_alone(&served, &head)];
+    let held = [
+        request_awaiting_its_body(&served, 1000).await,
+        request_awaiting_its_body(&served, 1000).await,
+    ];
     let health = tokio::spawn(reqwest::get(served.url("/healthz")));
-    for first_line in futures::future::join_all(held).await {
+    for mut stream in held {
+        let first_line = next_answer(&mut stream).await;
         assert!(first_line.starts_with("HTTP/1.1 408"), "{first_line}");
     }
     let health = tokio::time::timeout(Duration::from_secs(10), health).await;
