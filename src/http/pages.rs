@@ -1052,6 +1052,7 @@ fn conversation_body(t: &Text, c: &Conversation) -> Markup {
             }
         }
         h2 { (t.messages) }
+        @if c.messages.is_empty() { p.muted { (t.no_messages) } }
         ol.messages {
             @for m in &c.messages {
                 li id=(message_anchor(&m.message_id)) {

@@ -616,7 +616,10 @@ impl<S: Store> Tools<S> {
         self.explained(&memory_id).await
     }
 
-    /// A user's conversation with its messages and the memories loaded into it.
+    /// A user's conversation with its messages and the memories loaded into
+    /// it. One known only by its loads (an agent recalls before the first
+    /// messages reach dreamd) is shown with no messages: the memory pages
+    /// link to it (HTTP round 4, M4).
     pub async fn conversation(
         &self,
         access: &Access,
@@ -624,7 +627,10 @@ impl<S: Store> Tools<S> {
     ) -> Result<Conversation, Refusal> {
         access.check(&a.user_id)?;
         let c = &a.conversation_id;
-        if !self.not_anothers_conversation(&a.user_id, c).await? {
+        let stored = self.not_anothers_conversation(&a.user_id, c).await?;
+        self.flush_loads().await;
+        let loads = self.store.loads(&a.user_id, Some(c)).await?;
+        if !stored && loads.is_empty() {
             return Err(Refusal::new(Code::NotFound, "conversation_id: no such conversation"));
         }
         let messages = self
@@ -640,8 +646,6 @@ impl<S: Store> Tools<S> {
                 created_at: m.created_at,
             })
             .collect();
-        self.flush_loads().await;
-        let loads = self.store.loads(&a.user_id, Some(c)).await?;
         let mut used: Vec<String> =
             loads.iter().flat_map(|l| l.memories.iter().map(|m| m.memory_id.clone())).collect();
         used.sort();

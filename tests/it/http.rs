@@ -866,6 +866,47 @@ async fn login_returns_only_to_a_path_of_this_site() {
     assert!(!served.log().contains("\"level\":\"ERROR\""), "{}", served.log());
 }
 
+/// A conversation known only by a recall into it (an agent recalls before
+/// its messages reach dreamd) has a page with its loads and no messages,
+/// the page the memory pages link to; one known by nothing is 404, and
+/// another user's stays 403 (HTTP round 4, M4: the link gave 404).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_conversation_known_by_its_loads_alone_has_a_page() {
+    let (api, _d) = serve(Dreamd::sqlite()).await;
+    let memory = api
+        .ok(
+            "remember",
+            json!({"user_id": "jay", "kind": "presentation", "scope": "global",
+                "text": "报告先写结论"}),
+        )
+        .await;
+    let id = memory["memory_id"].as_str().unwrap();
+    let loaded = api
+        .ok(
+            "recall",
+            json!({"user_id": "jay", "scopes": ["global"], "conversation_id": "fresh-9085"}),
+        )
+        .await;
+    assert!(loaded["load_id"].is_string(), "{loaded}");
+    let page = |path: &str| {
+        let request = api.client.get(api.served.url(path)).bearer_auth(JAY_TOKEN);
+        async move {
+            let answer = request.header("accept-language", "en").send().await.unwrap();
+            (answer.status().as_u16(), answer.text().await.unwrap())
+        }
+    };
+    let (status, memory_page) = page(&format!("/u/jay/memories/{id}")).await;
+    assert_eq!(status, 200, "{memory_page}");
+    assert!(memory_page.contains("/u/jay/conversations/fresh-9085"), "{memory_page}");
+    let (status, conversation) = page("/u/jay/conversations/fresh-9085").await;
+    assert_eq!(status, 200, "{conversation}");
+    assert!(conversation.contains("No messages of this conversation"), "{conversation}");
+    assert!(conversation.contains(&format!("/u/jay/memories/{id}")), "{conversation}");
+    assert_eq!(page("/u/jay/conversations/never-seen").await.0, 404);
+    assert_eq!(page("/u/jay/conversations/e1").await.0, 403);
+    assert_eq!(api.served.stop(), 0);
+}
+
 /// Connects to `served` and sends the start of a request, never its end.
 async fn half_sent_request(served: &Served) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt;
