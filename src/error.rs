@@ -29,7 +29,10 @@ pub enum Error {
     Refused(String),
     #[error("{what} '{id}' not found")]
     NotFound { what: &'static str, id: String },
-    /// The record changed between reading and writing it (compare-and-set lost).
+    /// The record changed between reading and writing it (compare-and-set
+    /// lost), or is not in the state the change needs (a decided
+    /// suggestion, a deleted memory): the arguments were right, the record
+    /// moved on (409 over HTTP, not 400; HTTP round 4, L6).
     #[error("{0}")]
     Stale(String),
     /// An ingest input with invalid lines; nothing of it was written.

@@ -123,7 +123,7 @@ pub fn change_status(memory: &Memory, change: StatusChange, now: Time) -> Result
         StatusChange::Delete => memory.status != Status::Deleted,
     };
     if !allowed {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Stale(format!(
             "cannot {} memory {}: it is {}",
             change.action(),
             memory.memory_id,
@@ -227,7 +227,7 @@ pub fn status_change_writes(
 /// expired memory comes back active without an expiry; a deleted one cannot.
 pub fn edited(before: &Memory, content: String, now: Time) -> Result<Memory> {
     if before.status == Status::Deleted {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Stale(format!(
             "cannot edit memory {}: it is deleted",
             before.memory_id
         )));
@@ -499,11 +499,11 @@ impl<'a, S: Store> Manager<'a, S> {
         check_ids(&request.user_id, conversation, message)?;
         let content = check_text(&request.text, self.detector)?;
         check_scope(&request.scope, self.detector)?;
-        if let Some(t) = request.expires_at.filter(|t| *t <= self.now) {
-            return Err(Error::Invalid(format!(
-                "--expires-at {} is not in the future",
-                t.to_rfc3339()
-            )));
+        if request.expires_at.is_some_and(|t| t <= self.now) {
+            return Err(Error::Invalid(
+                "--expires-at must be in the future: leave it out for a memory that does not expire"
+                    .into(),
+            ));
         }
         if let Some((conversation, message)) = &request.source {
             self.check_source(&request.user_id, conversation, message.as_deref()).await?;
@@ -837,7 +837,7 @@ impl<'a, S: Store> Manager<'a, S> {
     async fn pending(&self, suggestion_id: &str) -> Result<Suggestion> {
         let suggestion = self.load_suggestion(suggestion_id).await?;
         if suggestion.status != SuggestionStatus::Pending {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Stale(format!(
                 "suggestion {suggestion_id} is already {}",
                 suggestion.status
             )));

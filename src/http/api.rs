@@ -230,7 +230,7 @@ impl utoipa::IntoResponses for Refusals {
             ("404", "No such memory, suggestion or conversation"),
             ("405", "The path does not take this method"),
             ("408", "The body did not arrive within http.body_timeout_secs"),
-            ("409", "The record changed meanwhile (stale)"),
+            ("409", "The record changed meanwhile, or is not in the state the change needs: a suggestion already decided, a memory already deleted (stale)"),
             ("413", "The body is larger than 1 MiB"),
             ("414", "The request target is longer than 8 KiB"),
             ("415", "The body is not application/json"),

@@ -216,7 +216,13 @@ async fn mcp_refusals(request: Request, next: Next) -> Response {
     if !refused || api::is_json(response.headers()) {
         return response;
     }
-    mcp_refusal(status, sent_json).into_response()
+    let mut refusal = mcp_refusal(status, sent_json).into_response();
+    if status == StatusCode::METHOD_NOT_ALLOWED {
+        // RFC 9110 §15.5.6: a 405 names the methods the target takes.
+        let allowed = http::HeaderValue::from_static("GET, POST, DELETE");
+        refusal.headers_mut().insert(http::header::ALLOW, allowed);
+    }
+    refusal
 }
 
 /// rmcp answers a session's end (`DELETE /mcp`) 202 Accepted, which MCP
@@ -262,8 +268,14 @@ fn mcp_refusal(status: StatusCode, sent_json: bool) -> api::ApiError {
         s if s.is_server_error() => {
             ApiError::new(status, "internal", "the MCP transport failed to answer")
         }
+        // rmcp says 422 for a request without `Mcp-Session-Id`, where the
+        // MCP transport says 400 (HTTP round 4, L9).
         _ => ApiError::new(
-            status,
+            if status == StatusCode::UNPROCESSABLE_ENTITY {
+                StatusCode::BAD_REQUEST
+            } else {
+                status
+            },
             "invalid_argument",
             "the request does not fit MCP over streamable HTTP (its headers or its session)",
         ),

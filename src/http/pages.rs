@@ -156,6 +156,7 @@ h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.25rem;margin:1.75rem 0 .5
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
 th,td{text-align:left;vertical-align:top;padding:.4rem .5rem;border-bottom:1px solid var(--line)}
 th{font-weight:600;background:var(--soft)}
+td a,td .text,li,p,h1,dd,blockquote,code{overflow-wrap:anywhere}
 .muted{color:var(--muted)}
 .notice{border-left:4px solid var(--ok);background:#e6f4ea;padding:.5rem .75rem;margin:.5rem 0 1rem}
 .problem{border-left:4px solid var(--bad);background:#fce8e6;padding:.5rem .75rem;margin:.5rem 0 1rem}
@@ -258,7 +259,8 @@ fn refused(lang: Lang, refusal: Refusal) -> Response {
         Code::Forbidden => t.forbidden,
         Code::NotFound => t.not_found,
         Code::Internal | Code::Unavailable => t.failed,
-        Code::InvalidArgument | Code::NeverStore | Code::Stale => t.refused,
+        Code::Stale => t.changed_meanwhile,
+        Code::InvalidArgument | Code::NeverStore => t.refused,
     };
     error_page(lang, status_of(refusal.code), title, &refusal.message)
 }
@@ -738,7 +740,7 @@ fn snapshot_text(snapshot: Option<&serde_json::Value>) -> Markup {
     let Some(s) = snapshot else { return html! { span.muted { "—" } } };
     html! {
         @if let Some(status) = s.get("status").and_then(|v| v.as_str()) { span.badge { (status) } " " }
-        @if let Some(content) = s.get("content").and_then(|v| v.as_str()) { (content) }
+        @if let Some(content) = s.get("content").and_then(|v| v.as_str()) { span.text { (content) } }
     }
 }
 

@@ -308,6 +308,21 @@ fn page_size(limit: Option<usize>) -> Result<usize, Refusal> {
     }
 }
 
+/// A page cursor as given: `None`, or an id as dreamd writes them (the
+/// `next_cursor` of an earlier page). Anything else is refused, not read as
+/// "after every item": a corrupted or truncated cursor answered an empty
+/// last page, and its client stopped paging (HTTP round 4, L7).
+fn checked_cursor(cursor: Option<&str>) -> Result<Option<&str>, Refusal> {
+    let made_by_dreamd =
+        |c: &str| uuid::Uuid::try_parse(c).is_ok_and(|id| id.hyphenated().to_string() == c);
+    match cursor {
+        Some(c) if !made_by_dreamd(c) => Err(Refusal::invalid(
+            "cursor is not one this endpoint returned: pass the previous page's next_cursor as it is, or leave it out for the first page",
+        )),
+        _ => Ok(cursor),
+    }
+}
+
 /// The items after `cursor` (items are in ascending id order), at most
 /// `limit` of them, and the cursor of the next page when there is one.
 fn page<T>(
@@ -345,6 +360,21 @@ impl<S: Store> Tools<S> {
                 "conversation_id: the conversation belongs to another user than user_id",
             )),
             found => Ok(found.is_some()),
+        }
+    }
+
+    /// `message_id`, when given, is a message of the (stored) conversation.
+    async fn check_message(
+        &self,
+        conversation_id: &str,
+        message_id: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let Some(message_id) = message_id else { return Ok(()) };
+        match self.store.conversation_owner(conversation_id, message_id).await? {
+            Some((_, false)) => {
+                Err(Refusal::invalid("message_id: no such message in the conversation"))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -449,11 +479,17 @@ impl<S: Store> Tools<S> {
         if a.message_id.is_some() && a.conversation_id.is_none() {
             return Err(Refusal::invalid("message_id needs conversation_id"));
         }
+        if expires_at.is_some_and(|t| t <= self.now()) {
+            return Err(Refusal::invalid(
+                "expires_at must be in the future: leave it out for a memory that does not expire",
+            ));
+        }
         match &a.conversation_id {
             Some(c) if !self.not_anothers_conversation(&a.user_id, c).await? => {
                 return Err(Refusal::new(Code::NotFound, "conversation_id: no such conversation"));
             }
-            _ => {}
+            Some(c) => self.check_message(c, a.message_id.as_deref()).await?,
+            None => {}
         }
         let source = a.conversation_id.map(|c| (c, a.message_id));
         let request =
@@ -550,7 +586,8 @@ impl<S: Store> Tools<S> {
             .filter(|m| scope.as_ref().is_none_or(|s| &m.scope == s))
             .collect();
         memories.sort_by(|a, b| a.memory_id.cmp(&b.memory_id));
-        let (memories, next_cursor) = page(memories, |m| &m.memory_id, q.cursor.as_deref(), limit);
+        let cursor = checked_cursor(q.cursor.as_deref())?;
+        let (memories, next_cursor) = page(memories, |m| &m.memory_id, cursor, limit);
         Ok(MemoryPage { memories: self.manager().records(memories).await?, next_cursor })
     }
 
@@ -581,7 +618,7 @@ impl<S: Store> Tools<S> {
         });
         all.sort_by(|a, b| a.suggestion.suggestion_id.cmp(&b.suggestion.suggestion_id));
         let (suggestions, next_cursor) =
-            page(all, |r| &r.suggestion.suggestion_id, q.cursor.as_deref(), limit);
+            page(all, |r| &r.suggestion.suggestion_id, checked_cursor(q.cursor.as_deref())?, limit);
         Ok(SuggestionPage { suggestions, next_cursor })
     }
 
@@ -595,7 +632,8 @@ impl<S: Store> Tools<S> {
         self.flush_loads().await;
         let mut loads = self.store.loads(&q.user_id, q.conversation_id.as_deref()).await?;
         loads.sort_by(|a, b| a.load_id.cmp(&b.load_id));
-        let (loads, next_cursor) = page(loads, |l| &l.load_id, q.cursor.as_deref(), limit);
+        let cursor = checked_cursor(q.cursor.as_deref())?;
+        let (loads, next_cursor) = page(loads, |l| &l.load_id, cursor, limit);
         Ok(LoadPage { loads, next_cursor })
     }
 
@@ -765,6 +803,20 @@ mod tests {
         assert_eq!((last, next), (vec!["id5".to_owned()], None));
         let (exact, next) = page(items, |s| s, None, 5);
         assert_eq!((exact.len(), next), (5, None));
+    }
+
+    #[test]
+    fn a_cursor_is_an_id_as_dreamd_writes_it() {
+        let id = crate::domain::new_id();
+        assert_eq!(checked_cursor(Some(&id)).unwrap(), Some(id.as_str()));
+        assert_eq!(checked_cursor(None).unwrap(), None);
+        let upper = id.to_uppercase();
+        let truncated = &id[..id.len() - 1];
+        for bad in ["zzz", "", truncated, &upper, &id.replace('-', ""), "{id}"] {
+            let refused = checked_cursor(Some(bad)).unwrap_err();
+            assert_eq!(refused.code, Code::InvalidArgument, "{bad}");
+            assert!(refused.message.contains("next_cursor"), "{}", refused.message);
+        }
     }
 
     #[test]

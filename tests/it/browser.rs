@@ -9,7 +9,7 @@
 //! CI (`CI=true`), where `.ci/run` installs them and their absence fails.
 
 use crate::helpers::{Dreamd, NOW, examples};
-use crate::served::{JAY_TOKEN, Served, with_tokens};
+use crate::served::{ADMIN_TOKEN, JAY_TOKEN, Served, with_tokens};
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -145,6 +145,12 @@ async fn a_person_reviews_memories_in_a_browser() {
     let d = with_tokens(Dreamd::sqlite());
     assert_eq!(d.run(&["ingest", examples().to_str().unwrap()]).code, 0);
     d.run_once(NOW, &[]);
+    let path = format!("/srv/share/{}/results.csv", "stability_run_".repeat(30));
+    let unbroken =
+        ["memories", "set", "--user", "ops", "--kind", "background", "--scope", "global"];
+    let with_path = format!("数据在 {path}");
+    let set = d.run(&[&unbroken[..], &[with_path.as_str()]].concat());
+    assert_eq!(set.code, 0, "{}", set.stderr);
     let served = Served::start(&d);
     let driver = Driver::start();
     let profile = tempfile::TempDir::new().unwrap();
@@ -237,5 +243,33 @@ async fn a_person_reviews_memories_in_a_browser() {
     client.wait().for_element(Locator::Id("token")).await.unwrap();
     client.goto(&served.url("/u/jay")).await.unwrap();
     assert!(client.current_url().await.unwrap().path().starts_with("/login"), "logged out");
+
+    // A long unbroken token (a path, a URL) wraps instead of widening the
+    // page past the window (HTTP round 4, L5: /u/jay was 4,259 px wide).
+    client.find(Locator::Id("token")).await.unwrap().send_keys(ADMIN_TOKEN).await.unwrap();
+    client
+        .find(Locator::Css("main form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    client.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    client.goto(&served.url("/u/ops")).await.unwrap();
+    client.wait().for_element(Locator::Css("main table")).await.unwrap();
+    assert!(text_of(&client, "main").await.contains("stability_run_stability_run_"));
+    let wider = "return document.documentElement.scrollWidth - window.innerWidth";
+    for (shot, page) in [("07-long-path.png", "memories"), ("08-long-path-memory.png", "memory")] {
+        if page == "memory" {
+            client.find(Locator::Css("main td a")).await.unwrap().click().await.unwrap();
+            client.wait().for_element(Locator::Css("dl.facts")).await.unwrap();
+        }
+        let overflow = client.execute(wider, Vec::new()).await.unwrap();
+        shoot(&client, &shots, shot).await;
+        assert!(
+            overflow.as_i64().is_some_and(|px| px <= 0),
+            "a 450-character path widens the {page} page by {overflow} px"
+        );
+    }
     client.close().await.unwrap();
 }

@@ -164,12 +164,22 @@ async fn every_tool_over_http(d: Dreamd) {
     assert_eq!(rejected["suggestion"]["status"], "rejected");
     let decided = api.ok("list_suggestions", json!({"user_id": "jay", "all": true})).await;
     assert_eq!(decided["suggestions"].as_array().unwrap().len(), 2);
+    let again = json!({"user_id": "jay", "suggestion_id": pending[0]["suggestion_id"]});
+    let (status, code, message) = refusal(api.post(JAY_TOKEN, "reject_suggestion", again).await);
+    assert_eq!((status, code.as_str()), (409, "stale"), "a decided suggestion: {message}");
+    assert!(message.contains("already accepted"), "{message}");
+    let active = json!({"user_id": "jay", "memory_id": id});
+    assert_eq!(refusal(api.post(JAY_TOKEN, "enable", active).await).0, 409, "enable an active one");
 
     let forgotten = api.ok("forget", json!({"user_id": "jay", "memory_id": id})).await;
     assert_eq!(
         (forgotten["status"].as_str(), forgotten["content"].clone()),
         (Some("deleted"), Value::Null)
     );
+    for tool in ["forget", "disable"] {
+        let deleted = api.post(JAY_TOKEN, tool, json!({"user_id": "jay", "memory_id": id})).await;
+        assert_eq!(refusal(deleted).0, 409, "{tool} of a deleted memory");
+    }
     let after = api.ok("recall", json!({"user_id": "jay", "scopes": ["domain:standard"]})).await;
     assert!(after["memories"].as_array().unwrap().iter().all(|m| m["memory_id"] != id.as_str()));
 
@@ -266,6 +276,16 @@ async fn list_endpoints_page_and_filter(d: Dreamd) {
         (rest["suggestions"].as_array().unwrap().len(), rest["next_cursor"].clone()),
         (1, Value::Null)
     );
+    let truncated = &pending["next_cursor"].as_str().unwrap()[..20];
+    for path in [
+        "/v1/memories?user_id=jay&cursor=zzz".to_owned(),
+        format!("/v1/suggestions?user_id=jay&cursor={truncated}"),
+        "/v1/loads?user_id=jay&cursor=".to_owned(),
+    ] {
+        let (status, code, message) = refusal(api.get(JAY_TOKEN, &path).await);
+        assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{path}");
+        assert!(message.contains("next_cursor"), "{path}: {message}");
+    }
 }
 
 async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
@@ -314,6 +334,16 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         let (status, code, message) = refusal(api.post(JAY_TOKEN, tool, args).await);
         assert_eq!((status, code.as_str()), (403, "forbidden"), "{tool}: emma's conversation");
         assert!(!message.contains("--"), "{tool}: {message}");
+    }
+    let past = json!({"user_id": "jay", "kind": "background", "scope": "global",
+        "text": "I review the cultures", "expires_at": "2001-01-01T00:00:00Z"});
+    let unknown_message = json!({"user_id": "jay", "kind": "background", "scope": "global",
+        "text": "I review the cultures", "conversation_id": "c1", "message_id": "no-such-message"});
+    for (args, named) in [(past, "expires_at"), (unknown_message, "message_id")] {
+        let (status, code, message) = refusal(api.post(JAY_TOKEN, "remember", args).await);
+        assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{message}");
+        assert!(message.starts_with(named), "{message}");
+        assert!(!message.contains("--") && !message.contains("2001"), "{message}");
     }
     let foreign_loads = api.get(JAY_TOKEN, "/v1/loads?user_id=jay&conversation_id=e1").await;
     assert_eq!(refusal(foreign_loads).0, 403, "the loads of emma's conversation");
@@ -460,7 +490,8 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
             .await
         )
         .0,
-        400
+        409,
+        "a decided suggestion: the arguments are right, the state moved on"
     );
 
     let long_user = format!("emma-{}", "x".repeat(100_000));

@@ -236,4 +236,21 @@ async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean(
         .unwrap();
     assert_eq!(end.status(), 204, "clients take anything but 200 or 204 for a failed close");
     assert_eq!(send_in(&served, JAY_TOKEN, &jays, ping).await, 404, "the session is gone");
+    let client = reqwest::Client::new();
+    for method in [reqwest::Method::PUT, reqwest::Method::OPTIONS] {
+        let refused = client.request(method.clone(), served.url("/mcp")).bearer_auth(JAY_TOKEN);
+        let refused = refused.send().await.unwrap();
+        assert_eq!(refused.status(), 405, "{method}");
+        assert_eq!(refused.headers()["allow"], "GET, POST, DELETE", "{method}: RFC 9110 §15.5.6");
+    }
+    let without_session = client
+        .post(served.url("/mcp"))
+        .bearer_auth(JAY_TOKEN)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(without_session.status(), 400, "a request outside a session (MCP transport)");
 }
