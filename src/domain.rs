@@ -141,6 +141,21 @@ names!(
 );
 
 names!(
+    /// How a run ended, as its `run finished` line says (spec §10.15): all
+    /// done; some conversations or users failed; work left for the next
+    /// run (a stop, the token budget, a model that cannot answer); the run
+    /// failed before its summary; abandoned at the shutdown bound or a
+    /// second signal.
+    RunOutcome {
+        Done = "done",
+        PartlyFailed = "partly_failed",
+        LeftForNextRun = "left_for_next_run",
+        Failed = "failed",
+        Abandoned = "abandoned",
+    }
+);
+
+names!(
     /// Why stage one dropped a proposed slip (spec §5), as the run summary counts it.
     DropReason {
         Malformed = "malformed",

@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::consolidate::StageTwo;
-use crate::domain::{Applied, DropReason, RejectReason, Slip, Time, Write, new_id};
+use crate::domain::{Applied, DropReason, RejectReason, RunOutcome, Slip, Time, Write, new_id};
 use crate::error::Result;
 use crate::extract::{Outcome, StageOne};
 use crate::llm::Provider;
@@ -25,6 +25,9 @@ pub struct ConversationCounts {
     pub selected: u64,
     pub done: u64,
     pub failed: u64,
+    /// Claimed, then left for the next run (a stop, the token budget, a
+    /// model that cannot answer).
+    pub left: u64,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -43,6 +46,8 @@ pub struct SlipCounts {
 pub struct UserCounts {
     pub consolidated: u64,
     pub failed: u64,
+    /// Left for the next run (a stop, a model that cannot answer).
+    pub left: u64,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -89,6 +94,9 @@ pub struct RunSummary {
     pub memories_embedded: u64,
     pub llm: LlmCounts,
     pub duration_ms: u64,
+    /// The run stopped taking work before its backlog ended (a stop, the
+    /// token budget, a model that cannot answer, the database gone).
+    pub stopped_early: bool,
     /// In a dry run: the slips a real run would have written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub would_write: Option<Vec<Slip>>,
@@ -112,6 +120,7 @@ impl RunSummary {
             memories_embedded: 0,
             llm: LlmCounts::default(),
             duration_ms: 0,
+            stopped_early: false,
             would_write: dry_run.then(Vec::new),
         }
     }
@@ -121,9 +130,24 @@ impl RunSummary {
         self.conversations.failed > 0 || self.users.failed > 0
     }
 
+    /// How the run ended, for its `run finished` line: a failure outweighs
+    /// work left for the next run.
+    pub fn outcome(&self) -> RunOutcome {
+        if self.partly_failed() {
+            RunOutcome::PartlyFailed
+        } else if self.stopped_early || self.conversations.left > 0 || self.users.left > 0 {
+            RunOutcome::LeftForNextRun
+        } else {
+            RunOutcome::Done
+        }
+    }
+
     fn add_user(&mut self, outcome: crate::consolidate::Outcome) {
         match outcome.ending {
-            Ending::LeftForLater => return,
+            Ending::LeftForLater => {
+                self.users.left += 1;
+                return;
+            }
             Ending::Failed(_) => self.users.failed += 1,
             Ending::Done => self.users.consolidated += 1,
         }
@@ -150,7 +174,10 @@ impl RunSummary {
 
     fn add(&mut self, outcome: Outcome) {
         match outcome.ending {
-            Ending::LeftForLater => return,
+            Ending::LeftForLater => {
+                self.conversations.left += 1;
+                return;
+            }
             Ending::Failed(_) => self.conversations.failed += 1,
             Ending::Done => self.conversations.done += 1,
         }
@@ -224,7 +251,7 @@ pub async fn run_once<S: Store>(
     let stage_one =
         StageOne { store, provider, config, run_id: &run_id, owner, window, seen, stop };
     let model = ModelWatch::new(config.llm.concurrency);
-    let outcomes = with_claims_renewed(
+    let extracted = with_claims_renewed(
         store,
         owner,
         config,
@@ -232,9 +259,11 @@ pub async fn run_once<S: Store>(
         extract_all(&stage_one, config, &clock, &cancel, &model, progress),
     )
     .await?;
-    for outcome in outcomes {
+    for outcome in extracted.outcomes {
         summary.add(outcome);
     }
+    summary.conversations.left += extracted.left;
+    summary.stopped_early = extracted.stopped_early;
     if let Some(owner) = owner {
         store.release_claims(owner).await?;
     }
@@ -286,11 +315,12 @@ pub async fn run_once<S: Store>(
     let applied = &summary.operations.applied;
     tracing::info!(
         run_id = %summary.run_id,
-        outcome = if summary.partly_failed() { "partly_failed" } else { "done" },
+        outcome = %summary.outcome(),
         dry_run = summary.dry_run,
         conversations_selected = summary.conversations.selected,
         conversations_done = summary.conversations.done,
         conversations_failed = summary.conversations.failed,
+        conversations_left = summary.conversations.left,
         messages_extracted = summary.messages.extracted,
         messages_skipped_out_of_window = summary.messages.skipped_out_of_window,
         slips_kept = summary.slips.kept,
@@ -298,6 +328,7 @@ pub async fn run_once<S: Store>(
         slips_dropped_by_reason = %crate::step::by_reason(&summary.slips.dropped),
         users_consolidated = summary.users.consolidated,
         users_failed = summary.users.failed,
+        users_left = summary.users.left,
         ops_create = applied.create,
         ops_update = applied.update,
         ops_confirm = applied.confirm,
@@ -379,6 +410,17 @@ async fn embed_memories<S: Store>(
 /// the backlog instead of one taking it all.
 const CLAIM_AHEAD_PER_SLOT: usize = 2;
 
+/// What stage one did over the run's conversations.
+struct Extracted {
+    outcomes: Vec<Outcome>,
+    /// Conversations claimed and left unstarted.
+    left: u64,
+    /// Whether a stop, the budget, the model or the database ended the
+    /// claiming before it found the backlog empty or reached
+    /// `max_conversations_per_run`.
+    stopped_early: bool,
+}
+
 /// Stage one, `llm.concurrency` conversations at a time, claimed in small
 /// batches as slots free up, until the backlog, `max_conversations_per_run`,
 /// the run's token budget or a stop request ends it. Conversations already
@@ -391,7 +433,7 @@ async fn extract_all<S: Store>(
     cancel: &CancellationToken,
     model: &ModelWatch,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
-) -> Result<Vec<Outcome>> {
+) -> Result<Extracted> {
     let budget = config.llm.max_tokens_per_run;
     let spent = AtomicU64::new(0);
     let finished = AtomicUsize::new(0);
@@ -404,10 +446,12 @@ async fn extract_all<S: Store>(
             || unreachable.load(Ordering::Relaxed)
             || model.stop_reason().is_some()
     };
+    let cut_short = std::sync::atomic::AtomicBool::new(false);
     let claims = Claims {
         stage_one,
         clock,
         claimed: &claimed,
+        cut_short: &cut_short,
         queue: Default::default(),
         ready: Default::default(),
         done: false,
@@ -459,7 +503,8 @@ async fn extract_all<S: Store>(
     let outcomes: Vec<Outcome> =
         outcomes.into_iter().filter_map(Result::transpose).collect::<Result<_>>()?;
     let left = left.load(Ordering::Relaxed);
-    if left > 0 {
+    let stopped_early = left > 0 || cut_short.load(Ordering::Relaxed);
+    if stopped_early {
         let why = if cancel.is_cancelled() {
             "shutting down"
         } else if let Some(why) = model.stop_reason() {
@@ -477,7 +522,7 @@ async fn extract_all<S: Store>(
                 .into(),
         ));
     }
-    Ok(outcomes)
+    Ok(Extracted { outcomes, left: left as u64, stopped_early })
 }
 
 /// How the model fares this run, across both stages: whether the run
@@ -558,6 +603,8 @@ struct Claims<'a, S, C> {
     stage_one: &'a StageOne<'a, S>,
     clock: &'a C,
     claimed: &'a AtomicUsize,
+    /// Set when a stop ended the claiming with more to claim.
+    cut_short: &'a std::sync::atomic::AtomicBool,
     /// Claimed, not read yet.
     queue: VecDeque<Candidate>,
     /// Claimed and read (`None`: the batch's read failed), to hand out.
@@ -578,9 +625,10 @@ impl<'a, S: Store, C: Fn() -> Time + Sync> Claims<'a, S, C> {
         let context = config.selection.context_messages;
         futures::stream::unfold(self, move |mut claims| async move {
             if claims.ready.is_empty() {
-                if claims.queue.is_empty()
+                if claims.queue.is_empty() && !claims.done && stopped() {
+                    claims.cut_short.store(true, Ordering::Relaxed);
+                } else if claims.queue.is_empty()
                     && !claims.done
-                    && !stopped()
                     && let Err(e) = claims.take(batch, ttl).await
                 {
                     claims.done = true;

@@ -13,7 +13,7 @@ pub mod notify;
 pub mod signals;
 
 use crate::config::Config;
-use crate::domain::{new_id, truncate_time};
+use crate::domain::{RunOutcome, new_id, truncate_time};
 use crate::error::{Error, Result};
 use crate::llm::Provider;
 use crate::run::{RunOptions, RunSummary, run_once};
@@ -238,7 +238,10 @@ pub async fn run_once_until_stopped<S: Store>(
     let (run_id, cancel) = (options.run_id.clone(), options.cancel.clone());
     let mut run = Box::pin(run_once(store, config, provider, options));
     tokio::select! {
-        result = &mut run => return StoppedRun { result: Some(result), stop: None },
+        result = &mut run => {
+            let result = said_if_failed(&run_id, result);
+            return StoppedRun { result: Some(result), stop: None };
+        }
         () = shutdown => {}
     }
     tracing::info!(run_id = %run_id, "shutdown requested: finishing the work in flight, taking no more");
@@ -249,7 +252,10 @@ pub async fn run_once_until_stopped<S: Store>(
         biased;
         () = force => true,
         finished = tokio::time::timeout(bound, &mut run) => match finished {
-            Ok(result) => return StoppedRun { result: Some(result), stop: Some(Stopped::Gracefully) },
+            Ok(result) => {
+                let result = said_if_failed(&run_id, result);
+                return StoppedRun { result: Some(result), stop: Some(Stopped::Gracefully) };
+            }
             Err(_) => false,
         },
     };
@@ -260,10 +266,27 @@ pub async fn run_once_until_stopped<S: Store>(
     } else {
         abandon(store, &run_id, bound).await;
     }
+    finished_without_summary(&run_id, RunOutcome::Abandoned);
     StoppedRun {
         result: None,
         stop: Some(if forced { Stopped::AtOnce } else { Stopped::Gracefully }),
     }
+}
+
+/// Every run ends with one `run finished` line (spec §10.15); a run that
+/// has no summary (it failed, or was abandoned) says how it ended, so an
+/// operator following that line sees every run end.
+fn finished_without_summary(run_id: &str, outcome: RunOutcome) {
+    tracing::info!(run_id, outcome = %outcome, "run finished");
+}
+
+/// `result`, with its `run finished` line when it is a failure (the
+/// caller logs the error itself).
+fn said_if_failed(run_id: &str, result: Result<RunSummary>) -> Result<RunSummary> {
+    if result.is_err() {
+        finished_without_summary(run_id, RunOutcome::Failed);
+    }
+    result
 }
 
 /// Gives up a run that did not finish in time: its transactions were rolled

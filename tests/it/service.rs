@@ -170,6 +170,7 @@ async fn runs_on_schedule_never_overlap_and_stop_gracefully_mid_run() {
     assert!(
         runs[0]["run_id"].is_string() && runs[0]["conversations_selected"].as_u64().unwrap() < 8
     );
+    assert_eq!(runs[0]["outcome"], "left_for_next_run", "not done: work was left (ops round 4)");
     assert!(
         log.iter().any(|l| l["message"] == "tick skipped: the previous run is still going"),
         "ticks during a run are skipped"
@@ -226,6 +227,13 @@ async fn a_run_that_outlives_the_shutdown_bound_is_abandoned_without_a_trace() {
     assert_eq!(code, 0);
     assert!(took < Duration::from_secs(3), "bounded by shutdown_timeout_secs: {took:?}");
     assert_eq!(slip_count(&d), 0, "nothing half-written");
+    let ended: Vec<Value> =
+        log_lines(&d, "first.log").into_iter().filter(|l| l["message"] == "run finished").collect();
+    assert_eq!(ended.len(), 1, "an abandoned run ends with its line too: {ended:?}");
+    assert_eq!(
+        (ended[0]["outcome"].as_str(), ended[0]["run_id"].is_string()),
+        (Some("abandoned"), true)
+    );
     let status = d.run(&["status", "--format", "json"]).json();
     assert_eq!(
         (status["backlog"]["claims_held"].as_i64(), status["backlog"]["eligible"].as_i64()),

@@ -568,6 +568,13 @@ async fn a_run_stops_taking_conversations_when_its_token_budget_is_spent() {
         "{}",
         run.stderr
     );
+    assert_eq!(
+        (first["conversations"]["left"].as_u64(), first["stopped_early"].as_bool()),
+        (Some(1), Some(true)),
+        "the summary says work was left: {first}"
+    );
+    let ended = run.stderr.lines().find(|l| l.contains("run finished")).unwrap_or_default();
+    assert!(ended.contains("outcome=left_for_next_run"), "{}", run.stderr);
     let status = d.json(&["status"]);
     assert_eq!(
         (status["backlog"]["eligible"].as_i64(), status["backlog"]["claims_held"].as_i64()),
