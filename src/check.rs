@@ -130,7 +130,8 @@ async fn model(config: &Config) -> std::result::Result<String, Failure> {
     if llm.provider == Provider::Rules {
         return Ok("llm.provider is \"rules\": offline, no model needed".into());
     }
-    let key = std::env::var(&llm.api_key_env).unwrap_or_default();
+    let key = llm.api_key().unwrap_or_default();
+    let without_key = || format!("${}, which is {}", llm.api_key_env, llm.api_key_state());
     let client = reqwest::Client::builder()
         .timeout(llm.timeout.min(Duration::from_secs(15)))
         .build()
@@ -142,12 +143,21 @@ async fn model(config: &Config) -> std::result::Result<String, Failure> {
         not_the_configuration: true,
     })?;
     match response.status().as_u16() {
+        200..=299 if key.is_empty() => Ok(format!(
+            "{shown} answered without an API key ({}; fine for a local server); model '{}'",
+            without_key(),
+            llm.model
+        )),
         200..=299 => Ok(format!("{shown} answered; model '{}'", llm.model)),
-        401 | 403 => Err(Failure::from(format!(
-            "{shown} refused the API key (HTTP {}); check ${}{}",
+        401 | 403 if key.is_empty() => Err(Failure::from(format!(
+            "{shown} refused the request without an API key (HTTP {}); set {}",
             response.status().as_u16(),
-            llm.api_key_env,
-            if key.is_empty() { ", which is not set" } else { "" }
+            without_key()
+        ))),
+        401 | 403 => Err(Failure::from(format!(
+            "{shown} refused the API key (HTTP {}); check ${}",
+            response.status().as_u16(),
+            llm.api_key_env
         ))),
         status => {
             Ok(format!("{shown} reachable (HTTP {status} for /models); model '{}'", llm.model))

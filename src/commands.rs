@@ -348,7 +348,7 @@ async fn suggestions<S: Store>(
 fn print_config(format: Format, config: &Config) -> Result<()> {
     let masked = config.to_masked();
     let key_env = &config.llm.api_key_env;
-    let key_state = if std::env::var_os(key_env).is_some() { "set" } else { "not set" };
+    let key_state = config.llm.api_key_state();
     let toml = toml::to_string(&masked)
         .map_err(|e| Error::Config(format!("cannot print the configuration as TOML: {e}")))?;
     emit(format, &masked, |_| {

@@ -313,6 +313,24 @@ pub struct Llm {
     pub embedding_model: Option<String>,
 }
 
+impl Llm {
+    /// The API key from `api_key_env`; `None` when the variable is unset
+    /// or blank, which one word covers everywhere (`check`, the run's
+    /// warning, `config`): an empty variable is no key (ops round 4, L8).
+    pub fn api_key(&self) -> Option<String> {
+        std::env::var(&self.api_key_env).ok().filter(|key| !key.trim().is_empty())
+    }
+
+    /// The key's state in words: `set`, or why there is none.
+    pub fn api_key_state(&self) -> &'static str {
+        match std::env::var_os(&self.api_key_env) {
+            None => "not set",
+            Some(_) if self.api_key().is_none() => "empty",
+            Some(_) => "set",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Policy {
     pub rules: Rules,
@@ -458,10 +476,30 @@ fn describe_figment_error(error: figment::Error) -> Error {
                 .as_ref()
                 .map(|m| describe_source(m, &key))
                 .unwrap_or_else(|| "the configuration".into());
+            if key.is_empty() {
+                return format!("{source}: {}", without_quoted_lines(&what));
+            }
             format!("{key}: {what} (from {source})")
         })
         .collect();
     Error::Config(messages.join("; "))
+}
+
+/// A parser's message on one line, without the lines it quotes from the
+/// file (`3 | api_key = sk-…` and its caret): the file may hold a secret
+/// typed in the wrong place, and the message goes to the journal (ops
+/// round 4, L1). What is left says where and what: `TOML parse error at
+/// line 3, column 11: invalid string, expected `"`, `'``.
+fn without_quoted_lines(message: &str) -> String {
+    let quoted = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with('|')
+            || line.split_once('|').is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok())
+    };
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty() && !quoted(l));
+    let first = lines.next().unwrap_or("the file does not parse").to_owned();
+    let rest: Vec<&str> = lines.collect();
+    if rest.is_empty() { first } else { format!("{first}: {}", rest.join(", ")) }
 }
 
 impl RawConfig {

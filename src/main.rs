@@ -86,8 +86,13 @@ fn init_logging(config: &Config, json: bool, quiet_runs: bool) {
     // comes out of order, client info, method names) and every session id:
     // off unless the operator names it.
     let quiet_mcp = if level.contains("rmcp") { "" } else { ",rmcp=off" };
+    // sqlx says at info what PostgreSQL notices on every start ("relation
+    // _sqlx_migrations already exists, skipping") and its pool's
+    // housekeeping: noise at the default level (ops round 4, L10). dreamd
+    // reports the database's failures itself.
+    let quiet_sqlx = if level.contains("sqlx") { "" } else { ",sqlx=warn" };
     let filter = tracing_subscriber::EnvFilter::new(format!(
-        "{level}{quiet_scheduler}{quiet_runs}{quiet_mcp},async_openai=off"
+        "{level}{quiet_scheduler}{quiet_runs}{quiet_mcp}{quiet_sqlx},async_openai=off"
     ));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -72,7 +72,7 @@ impl Embedder {
         Ok(Some(Embedder {
             http,
             url: format!("{}/embeddings", llm.base_url.trim_end_matches('/')),
-            api_key: std::env::var(&llm.api_key_env).unwrap_or_default(),
+            api_key: llm.api_key().unwrap_or_default(),
             model,
             max_retries: llm.max_retries,
         }))

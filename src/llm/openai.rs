@@ -167,8 +167,8 @@ fn consolidation_schema() -> serde_json::Value {
 impl OpenAiClient {
     pub fn new(config: &Config) -> Result<OpenAiClient, Error> {
         let llm = &config.llm;
-        let api_key = std::env::var(&llm.api_key_env).unwrap_or_else(|_| {
-            tracing::warn!(variable = %llm.api_key_env, "no API key set; calling the model without one (fine for local servers)");
+        let api_key = llm.api_key().unwrap_or_else(|| {
+            tracing::warn!(variable = %llm.api_key_env, state = llm.api_key_state(), "no API key; calling the model without one (fine for local servers)");
             String::new()
         });
         let http = reqwest::Client::builder()

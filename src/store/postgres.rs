@@ -24,12 +24,19 @@ pub struct PgStore {
 impl PgStore {
     /// Connects and runs the migrations.
     pub async fn open(url: &str) -> Result<PgStore> {
-        let pool = PgPoolOptions::new()
+        let connecting = format!("connecting to {}", mask_url_secrets(url));
+        let pool = match PgPoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(Duration::from_secs(5))
+            .acquire_timeout(CONNECT_TIMEOUT)
             .connect(url)
             .await
-            .map_err(Error::db(format!("connecting to {}", mask_url_secrets(url))))?;
+        {
+            Ok(pool) => pool,
+            Err(sqlx::Error::PoolTimedOut) => {
+                return Err(Error::db(connecting)(why_not(url).await));
+            }
+            Err(e) => return Err(Error::db(connecting)(e)),
+        };
         dialect::MIGRATOR.run(&pool).await?;
         Ok(PgStore { writer: pool.clone(), pool, recall_cache: None })
     }
@@ -37,6 +44,21 @@ impl PgStore {
     /// The pool, for tests that check rows with SQL.
     pub fn pool(&self) -> &PgPool {
         &self.pool
+    }
+}
+
+/// How long opening waits for the server.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why no connection could be made: the pool says only that it timed out
+/// while its attempts failed (refused, unknown host, a password
+/// refused), so one connection is tried alone for the cause an operator
+/// can act on (ops round 4, L2).
+async fn why_not(url: &str) -> sqlx::Error {
+    use sqlx::Connection;
+    match tokio::time::timeout(CONNECT_TIMEOUT, sqlx::PgConnection::connect(url)).await {
+        Ok(Err(cause)) => cause,
+        _ => sqlx::Error::PoolTimedOut,
     }
 }
 

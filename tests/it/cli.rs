@@ -257,6 +257,8 @@ fn an_unreachable_database_exits_1() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("postgres://dreamd:****@127.0.0.1:1/dreamd"), "{}", run.stderr);
     assert!(!run.stderr.contains("hunter2"));
+    // The cause, not the pool's "timed out" (ops round 4, L2).
+    assert!(run.stderr.contains("Connection refused"), "{}", run.stderr);
 }
 
 #[test]

@@ -94,6 +94,19 @@ fn unknown_keys_and_bad_values_name_the_key_and_the_source() {
 
     let err = config_error(&Dreamd::sqlite(), &["--config", "missing.toml", "config"]);
     assert!(err.contains("missing.toml does not exist"), "{err}");
+
+    // A syntax error names the file, line and column on one line, and never
+    // quotes the line (ops round 4, L1: it printed `api_key = sk-…`).
+    let d = Dreamd::sqlite();
+    std::fs::write(d.path("syntax.toml"), "[llm]\napi_key = sk-live-4f9a2c\n").unwrap();
+    let err = config_error(&d, &["--config", "syntax.toml", "config", "--check"]);
+    assert!(
+        err.contains("file syntax.toml: TOML parse error at line 2, column 11: ")
+            && err.contains("invalid string"),
+        "{err}"
+    );
+    assert!(!err.contains("sk-live") && !err.contains(": :"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
 
 #[test]

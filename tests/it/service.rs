@@ -530,6 +530,35 @@ async fn config_check_says_precisely_what_is_wrong() {
         "{}",
         run.stderr
     );
+    // An empty variable is no key, and both the check and `config` say so
+    // (ops round 4, L8: "ok … answered", without a word).
+    let keyless = Dreamd::sqlite().with_model(&server.uri()).env("OPENAI_API_KEY", "");
+    let run = keyless.run(&["config", "--check", "--format", "json"]);
+    assert!(
+        run.stdout.contains(
+            "refused the request without an API key (HTTP 401); set $OPENAI_API_KEY, which is empty"
+        ),
+        "{}",
+        run.stdout
+    );
+    let shown = keyless.run(&["config"]);
+    assert!(
+        shown.stdout.contains("API key: read from $OPENAI_API_KEY (empty)"),
+        "{}",
+        shown.stdout
+    );
+    let open_server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::path("/models"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({"data": []})))
+        .mount(&open_server)
+        .await;
+    let local = Dreamd::sqlite().with_model(&open_server.uri()).env("OPENAI_API_KEY", " ");
+    let run = local.run(&["config", "--check"]);
+    assert!(
+        run.stdout.contains("answered without an API key ($OPENAI_API_KEY, which is empty"),
+        "{}",
+        run.stdout
+    );
     // Only what the configuration names cannot be reached: not its fault
     // (spec §10.2), exit 1 (ops round 4, M4).
     let away = Dreamd::sqlite().env("DREAMD_DATABASE__URL", "postgres://dreamd@127.0.0.1:1/dreamd");
