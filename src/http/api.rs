@@ -47,8 +47,10 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
     /// `unauthorized`, `forbidden`, `not_found`, `invalid_argument`, `never_store`,
-    /// `stale`, `method_not_allowed`, `not_acceptable`, `payload_too_large`,
-    /// `unsupported_media_type`, `internal` or `unavailable`.
+    /// `stale`, `method_not_allowed`, `not_acceptable`, `request_timeout`,
+    /// `payload_too_large`, `uri_too_long`, `unsupported_media_type`,
+    /// `header_fields_too_large`, `too_many_sessions`, `too_many_streams`,
+    /// `internal` or `unavailable`.
     pub code: String,
     /// Why, in words that never repeat the refused text.
     pub message: String,
@@ -149,6 +151,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
                 "send the arguments as a JSON object with Content-Type: application/json",
             ));
         }
+        if !in_utf8(request.headers()) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the body in UTF-8 (Content-Type: application/json; charset=utf-8, or no charset)",
+            ));
+        }
         let bytes = Bytes::from_request(request, state).await.map_err(|r| {
             if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::too_large()
@@ -162,8 +171,22 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
                 ApiError::invalid("the body could not be read")
             }
         })?;
-        read_json(&bytes).map(JsonBody)
+        // RFC 8259 §8.1: a parser may ignore a byte order mark.
+        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        read_json(body).map(JsonBody)
     }
+}
+
+/// Whether a JSON body's `charset`, if any, is UTF-8, the only one JSON
+/// is read in (RFC 8259 §8.1): a body sent in Latin-1 or UTF-16 was taken
+/// for UTF-8 and refused as "not valid JSON" (HTTP round 4, L1).
+fn in_utf8(headers: &http::HeaderMap) -> bool {
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let charset = content_type.into_iter().flat_map(|v| v.split(';').skip(1)).find_map(|p| {
+        let (name, value) = p.split_once('=')?;
+        name.trim().eq_ignore_ascii_case("charset").then(|| value.trim().trim_matches('"'))
+    });
+    charset.is_none_or(|c| c.eq_ignore_ascii_case("utf-8") || c.eq_ignore_ascii_case("utf8"))
 }
 
 /// Whether reading the body failed because its time was up ([`super::BodyTimedOut`]).

@@ -50,6 +50,7 @@ pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> R
 #[serde(deny_unknown_fields)]
 pub struct RecallArgs {
     /// The user the agent is talking to.
+    #[schema(min_length = 1, max_length = 256)]
     pub user_id: String,
     /// Scopes of the request, e.g. ["domain:standard", "project:A"]; global memories always apply.
     #[serde(default)]
@@ -70,10 +71,14 @@ pub struct RecallArgs {
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RememberArgs {
+    #[schema(min_length = 1, max_length = 256)]
     pub user_id: String,
     /// presentation, background, recent_focus, terminology or query_default.
+    #[schema(value_type = crate::domain::Kind)]
     pub kind: String,
-    /// global, domain:<name> or project:<name>.
+    /// global, domain:<name> or project:<name> (a name of 1 to 64
+    /// characters, without whitespace or ':').
+    #[schema(pattern = r"^(global|(domain|project):[^\s:]{1,64})$")]
     pub scope: String,
     /// What to remember, in the user's words.
     pub text: String,
@@ -89,6 +94,7 @@ pub struct RememberArgs {
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MemoryArgs {
+    #[schema(min_length = 1, max_length = 256)]
     pub user_id: String,
     pub memory_id: String,
 }
@@ -97,6 +103,7 @@ pub struct MemoryArgs {
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditArgs {
+    #[schema(min_length = 1, max_length = 256)]
     pub user_id: String,
     pub memory_id: String,
     /// The corrected text, in the user's words.
@@ -107,6 +114,7 @@ pub struct EditArgs {
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListArgs {
+    #[schema(min_length = 1, max_length = 256)]
     pub user_id: String,
     /// Include inactive memories (or decided suggestions) too.
     #[serde(default)]
@@ -117,6 +125,7 @@ pub struct ListArgs {
 #[derive(Debug, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuggestionArgs {
+    #[schema(min_length = 1, max_length = 256)]
     pub user_id: String,
     pub suggestion_id: String,
 }
@@ -125,6 +134,7 @@ pub struct SuggestionArgs {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct MemoryQuery {
+    #[param(min_length = 1, max_length = 256)]
     pub user_id: String,
     /// Only memories with this status (as of now: an active memory past its expiry is expired); every status when absent.
     #[param(value_type = Option<crate::domain::Status>)]
@@ -145,6 +155,7 @@ pub struct MemoryQuery {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SuggestionQuery {
+    #[param(min_length = 1, max_length = 256)]
     pub user_id: String,
     /// Only suggestions with this status; every status when absent.
     #[param(value_type = Option<crate::domain::SuggestionStatus>)]
@@ -165,6 +176,7 @@ pub struct SuggestionQuery {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LoadQuery {
+    #[param(min_length = 1, max_length = 256)]
     pub user_id: String,
     /// Only loads into this conversation.
     pub conversation_id: Option<String>,

@@ -462,6 +462,21 @@ async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
         )
         .await;
     assert_eq!(refusal(form).0, 415);
+    let with_type = |content_type: &str, body: Vec<u8>| {
+        api.client
+            .post(api.served.url("/v1/recall"))
+            .bearer_auth(JAY_TOKEN)
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let latin1 =
+        with_type("application/json; charset=ISO-8859-1", b"{\"user_id\": \"j\xe4y\"}".to_vec());
+    let (status, code, message) = refusal(api.send(latin1).await);
+    assert_eq!((status, code.as_str()), (415, "unsupported_media_type"), "{message}");
+    assert!(message.contains("UTF-8"), "{message}");
+    let with_bom = [b"\xEF\xBB\xBF".as_slice(), br#"{"user_id": "jay"}"#].concat();
+    let (status, _) = api.send(with_type("application/json; charset=\"utf-8\"", with_bom)).await;
+    assert_eq!(status, 200, "a UTF-8 byte order mark is ignored (RFC 8259 §8.1)");
     let huge = json!({"user_id": "jay", "kind": "background", "scope": "global", "text": "x".repeat(1 << 20)});
     let (status, code, _) = refusal(api.post(JAY_TOKEN, "remember", huge).await);
     assert_eq!((status, code.as_str()), (413, "payload_too_large"));
@@ -600,6 +615,28 @@ async fn the_openapi_document_lists_every_route(d: Dreamd) {
     assert_eq!(recall["required"], json!(["user_id"]));
     for field in ["user_id", "scopes", "limit", "conversation_id", "query"] {
         assert!(recall["properties"][field].is_object(), "RecallArgs.{field}");
+    }
+    // What the server refuses, the document refuses too (HTTP round 4, D).
+    assert_eq!(
+        (
+            recall["properties"]["user_id"]["minLength"].as_u64(),
+            recall["properties"]["user_id"]["maxLength"].as_u64()
+        ),
+        (Some(1), Some(256))
+    );
+    let remember = &doc["components"]["schemas"]["RememberArgs"]["properties"];
+    assert_eq!(remember["kind"]["$ref"], "#/components/schemas/Kind", "{remember}");
+    let scope = regex::Regex::new(remember["scope"]["pattern"].as_str().unwrap()).unwrap();
+    for (text, valid) in [
+        ("global", true),
+        ("domain:standard", true),
+        ("project:A", true),
+        ("project:", false),
+        ("domain:a b", false),
+        ("other:x", false),
+        ("global ", false),
+    ] {
+        assert_eq!(scope.is_match(text), valid, "{text}");
     }
     let mut refs = Vec::new();
     collect_refs(&doc, &mut refs);
