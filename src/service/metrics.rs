@@ -1,6 +1,8 @@
 //! The optional Prometheus endpoint (`metrics.listen`): counters from every
-//! run's summary and a histogram of run durations, in the text exposition
-//! format, over a minimal HTTP/1.1 responder.
+//! run's summary, a histogram of run durations and gauges of what the
+//! database holds after each run (backlog, slips waiting, ranges and users
+//! given up, the last run's end), in the text exposition format, over a
+//! minimal HTTP/1.1 responder.
 
 use crate::run::RunSummary;
 use std::fmt::Write;
@@ -25,6 +27,25 @@ struct Totals {
     counters: std::collections::BTreeMap<(&'static str, String), u64>,
     duration_buckets: [u64; DURATION_BUCKETS.len()],
     duration_sum: f64,
+    /// Read from the database after the last run; absent until then.
+    state: Option<StoreState>,
+    /// When the last run with a summary finished (Unix seconds).
+    last_run_finished: Option<f64>,
+}
+
+/// What the database holds that an operator alerts on, read after each run:
+/// a count of ranges given up can only be seen here or in `status`, not in
+/// any counter (ops round 4, L11).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StoreState {
+    /// Conversations a run would take now.
+    pub backlog: i64,
+    /// Note slips waiting for stage two.
+    pub slips_waiting: i64,
+    /// Message ranges given up after `selection.max_attempts` failures.
+    pub failed_ranges: u64,
+    /// Users whose stage two failed and has not succeeded since.
+    pub failed_users: u64,
 }
 
 impl Metrics {
@@ -65,6 +86,7 @@ impl Metrics {
         add("dreamd_model_failures_total", "", s.llm.failures);
         add("dreamd_tokens_total", "kind=\"prompt\"", s.llm.prompt_tokens);
         add("dreamd_tokens_total", "kind=\"completion\"", s.llm.completion_tokens);
+        t.last_run_finished = Some(s.finished_at.timestamp_millis() as f64 / 1000.0);
         let seconds = s.duration_ms as f64 / 1000.0;
         t.duration_sum += seconds;
         for (i, bound) in DURATION_BUCKETS.iter().enumerate() {
@@ -72,6 +94,11 @@ impl Metrics {
                 t.duration_buckets[i] += 1;
             }
         }
+    }
+
+    /// What the database holds after a run.
+    pub fn observe(&self, state: StoreState) {
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).state = Some(state);
     }
 
     /// A run that could not run at all (database unreachable…).
@@ -116,6 +143,18 @@ impl Metrics {
         let _ = writeln!(out, "dreamd_run_duration_seconds_bucket{{le=\"+Inf\"}} {}", t.runs);
         let _ = writeln!(out, "dreamd_run_duration_seconds_sum {}", t.duration_sum);
         let _ = writeln!(out, "dreamd_run_duration_seconds_count {}", t.runs);
+        let mut gauge = |name: &str, value: f64| {
+            let _ = writeln!(out, "# TYPE {name} gauge\n{name} {value}");
+        };
+        if let Some(state) = t.state {
+            gauge("dreamd_backlog_conversations", state.backlog as f64);
+            gauge("dreamd_slips_waiting", state.slips_waiting as f64);
+            gauge("dreamd_failed_ranges", state.failed_ranges as f64);
+            gauge("dreamd_failed_users", state.failed_users as f64);
+        }
+        if let Some(at) = t.last_run_finished {
+            gauge("dreamd_last_run_finished_timestamp_seconds", at);
+        }
         out
     }
 }
@@ -155,5 +194,27 @@ pub async fn serve(listener: TcpListener, metrics: std::sync::Arc<Metrics>) {
             );
             let _ = socket.write_all(response.as_bytes()).await;
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gauges_appear_once_the_database_was_read() {
+        let metrics = Metrics::default();
+        assert!(!metrics.render().contains("dreamd_failed_ranges"));
+        let state = StoreState { backlog: 12, slips_waiting: 3, failed_ranges: 2, failed_users: 1 };
+        metrics.observe(state);
+        let text = metrics.render();
+        for line in [
+            "# TYPE dreamd_failed_ranges gauge\ndreamd_failed_ranges 2\n",
+            "dreamd_backlog_conversations 12\n",
+            "dreamd_slips_waiting 3\n",
+            "dreamd_failed_users 1\n",
+        ] {
+            assert!(text.contains(line), "{line:?} in {text}");
+        }
     }
 }

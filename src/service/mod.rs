@@ -198,7 +198,35 @@ async fn one_run<S: Store>(
     if let Some(result) = ended.result {
         report(result, metrics);
     }
+    if config.metrics_listen.is_some() {
+        observe_store(store, config, metrics).await;
+    }
     ended.stop
+}
+
+/// The most failed ranges or users the gauges count.
+const MOST_COUNTED: u32 = 10_000;
+
+/// Sets the metrics' gauges from what the database holds after a run; a
+/// database that cannot answer leaves them as they were (the run's own
+/// error says why).
+async fn observe_store<S: Store>(store: &S, config: &Config, metrics: &Metrics) {
+    let window = crate::select::Window::at(truncate_time(chrono::Utc::now()), config);
+    let read = async {
+        let backlog = store.backlog(&window).await?;
+        let failed_ranges = store.failed_ranges(MOST_COUNTED).await?.len() as u64;
+        let failed_users = store.failed_users(MOST_COUNTED).await?.len() as u64;
+        Ok::<_, Error>(metrics::StoreState {
+            backlog: backlog.eligible,
+            slips_waiting: backlog.slips_waiting,
+            failed_ranges,
+            failed_users,
+        })
+    };
+    match read.await {
+        Ok(state) => metrics.observe(state),
+        Err(e) => tracing::debug!(error = %e, "the metrics' gauges were not read"),
+    }
 }
 
 fn report(result: Result<RunSummary>, metrics: &Metrics) {

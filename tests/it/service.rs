@@ -451,6 +451,7 @@ async fn the_metrics_endpoint_counts_runs() {
     wait_until("a run in the metrics", Duration::from_secs(20), async || {
         body = scrape().unwrap_or_default();
         value(&body, "dreamd_runs_total").is_some_and(|n| n >= 1.0)
+            && value(&body, "dreamd_failed_ranges").is_some()
     })
     .await;
     signal(&child, "TERM");
@@ -461,6 +462,18 @@ async fn the_metrics_endpoint_counts_runs() {
     let runs = value(&body, "dreamd_runs_total").unwrap();
     assert_eq!(value(&body, "dreamd_run_duration_seconds_count"), Some(runs));
     assert_eq!(value(&body, "dreamd_run_duration_seconds_bucket{le=\"+Inf\"}"), Some(runs));
+    // What the database holds after the run: the conversation taken, its
+    // slip consolidated, nothing given up (ops round 4, L11).
+    for gauge in [
+        "dreamd_backlog_conversations",
+        "dreamd_slips_waiting",
+        "dreamd_failed_ranges",
+        "dreamd_failed_users",
+    ] {
+        assert_eq!(value(&body, gauge), Some(0.0), "{gauge}: {body}");
+    }
+    let finished = value(&body, "dreamd_last_run_finished_timestamp_seconds").unwrap_or_default();
+    assert!(finished > 1.7e9, "{body}");
     for l in body
         .lines()
         .skip_while(|l| !l.is_empty())
