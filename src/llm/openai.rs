@@ -243,17 +243,23 @@ impl OpenAiClient {
         let user = serde_json::to_string(request).expect("requests serialise");
         let user = user.as_str();
         with_retries(self.max_retries, "model call", stop, move || async move {
-            let (result, usage, retry_after) = self.call_once(kind, user).await;
-            if !self.refused_temperature(&result) {
+            let temperature = self.temperature_to_send();
+            let (result, usage, retry_after) = self.call_once(kind, user, temperature).await;
+            if !self.refused_temperature(&result, temperature) {
                 return Attempt { result, usage, retry_after, repeated: false };
             }
-            let (result, usage, retry_after) = self.call_once(kind, user).await;
+            let (result, usage, retry_after) = self.call_once(kind, user, None).await;
             Attempt { result, usage, retry_after, repeated: true }
         })
         .await
     }
 
-    fn request(&self, kind: &CallKind<'_>, user: &str) -> CreateChatCompletionRequest {
+    fn request(
+        &self,
+        kind: &CallKind<'_>,
+        user: &str,
+        temperature: Option<f32>,
+    ) -> CreateChatCompletionRequest {
         let response_format = match self.structured {
             StructuredOutput::JsonSchema => ResponseFormat::JsonSchema {
                 json_schema: ResponseFormatJsonSchema {
@@ -273,7 +279,7 @@ impl OpenAiClient {
                 ChatCompletionRequestUserMessage { content: user.into(), name: None }.into(),
             ],
             response_format: Some(response_format),
-            temperature: self.temperature_to_send(),
+            temperature,
             ..Default::default()
         }
     }
@@ -282,14 +288,18 @@ impl OpenAiClient {
         self.temperature.filter(|_| !self.temperature_refused.load(Ordering::Relaxed))
     }
 
-    /// Whether `result` is the server refusing the temperature we sent (spec
-    /// §10.26); if so, temperature is left out from now on, with one warning.
-    fn refused_temperature<A>(&self, result: &Result<A, LlmError>) -> bool {
+    /// Whether `result` is the server refusing the temperature this request
+    /// carried (`sent`; spec §10.26); if so, temperature is left out from
+    /// now on, with one warning. Judged by the request, not by what is sent
+    /// now: calls in flight together all carried it, and each is asked
+    /// again (ops round 4, L7: all but the first counted as failed calls,
+    /// each with a warning).
+    fn refused_temperature<A>(&self, result: &Result<A, LlmError>, sent: Option<f32>) -> bool {
         let refused = matches!(
             result,
             Err(LlmError::Status { status: 400, code: Some(code) }) if code == TEMPERATURE_REFUSED
         );
-        if !refused || self.temperature_to_send().is_none() {
+        if !refused || sent.is_none() {
             return false;
         }
         if !self.temperature_refused.swap(true, Ordering::Relaxed) {
@@ -305,15 +315,16 @@ impl OpenAiClient {
         &self,
         kind: &CallKind<'_>,
         user: &str,
+        temperature: Option<f32>,
     ) -> (Result<A, LlmError>, Usage, Option<Duration>) {
-        let response =
-            match self.client.chat().create_byot::<_, Completion>(self.request(kind, user)).await {
-                Ok(response) => response,
-                Err(error) => {
-                    let (error, retry_after) = describe(error);
-                    return (Err(error), Usage::default(), retry_after);
-                }
-            };
+        let request = self.request(kind, user, temperature);
+        let response = match self.client.chat().create_byot::<_, Completion>(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                let (error, retry_after) = describe(error);
+                return (Err(error), Usage::default(), retry_after);
+            }
+        };
         let reported = response.usage.unwrap_or_default();
         let usage = Usage {
             prompt_tokens: reported
@@ -336,7 +347,8 @@ const TEMPERATURE_REFUSED: &str = "temperature_unsupported";
 
 /// One request of a call: the answer or why not, the tokens it used, the
 /// wait the server asked for, and whether it was sent a second time after
-/// the server refused `temperature` (the refused one counts as a failure).
+/// the server refused `temperature` (the refused one counts as a call, not
+/// as a failure: the one warning says what happened).
 pub(super) struct Attempt<T> {
     pub result: Result<T, LlmError>,
     pub usage: Usage,
@@ -365,7 +377,6 @@ pub(super) async fn with_retries<T, F: Future<Output = Attempt<T>>>(
     for n in 0..=max_retries {
         let Attempt { result, usage, retry_after, repeated } = attempt().await;
         report.calls += 1 + u32::from(repeated);
-        report.failures += u32::from(repeated);
         report.usage.prompt_tokens += usage.prompt_tokens;
         report.usage.completion_tokens += usage.completion_tokens;
         match result {

@@ -88,6 +88,8 @@ async fn answers_are_read_as_real_servers_send_them() {
 /// A reasoning model behind an OpenAI-style API: refuses any `temperature`.
 struct RefusesTemperature {
     requests: Arc<Mutex<Vec<Value>>>,
+    /// How long a refusal takes.
+    delay: std::time::Duration,
 }
 
 impl Respond for RefusesTemperature {
@@ -95,7 +97,8 @@ impl Respond for RefusesTemperature {
         let body: Value = serde_json::from_slice(&request.body).unwrap();
         self.requests.lock().unwrap().push(body.clone());
         if body.get("temperature").is_some() {
-            return ResponseTemplate::new(400).set_body_json(json!({"error": {
+            // Slow enough that calls sent together all carry it.
+            return ResponseTemplate::new(400).set_delay(self.delay).set_body_json(json!({"error": {
                 "message": "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
                 "type": "invalid_request_error", "param": "temperature", "code": "unsupported_value"}}));
         }
@@ -114,7 +117,7 @@ async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
     let requests = Arc::new(Mutex::new(Vec::new()));
     Mock::given(method("POST"))
         .and(path("/chat/completions"))
-        .respond_with(RefusesTemperature { requests: requests.clone() })
+        .respond_with(RefusesTemperature { requests: requests.clone(), delay: Default::default() })
         .mount(&server)
         .await;
     let d = Dreamd::sqlite()
@@ -140,6 +143,40 @@ async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
         "one warning naming the key: {}",
         run.stderr
     );
+}
+
+/// Calls in flight together all carried `temperature`: each refusal is
+/// asked again without it, none counts as a failed call, and one warning
+/// names the key (ops round 4, L7: all but the first failed, each with a
+/// warning; with no retries left their conversations failed).
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_in_flight_when_temperature_is_refused_are_all_asked_again() {
+    let server = MockServer::start().await;
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let delay = std::time::Duration::from_millis(300);
+    Mock::given(method("POST"))
+        .and(path("/chat/completions"))
+        .respond_with(RefusesTemperature { requests: requests.clone(), delay })
+        .mount(&server)
+        .await;
+    let d = Dreamd::sqlite()
+        .with_model(&server.uri())
+        .env("DREAMD_LLM__CONCURRENCY", "4")
+        .env("DREAMD_LLM__MAX_RETRIES", "0");
+    let lines: Vec<String> =
+        (0..6).map(|i| say(&format!("c{i}"), "我在质检部做微生物检测")).collect();
+    d.ingest(&lines);
+    let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(summary["conversations"]["done"], 6, "{summary}");
+    assert_eq!(summary["llm"]["failures"], 0, "{summary}");
+    let refused =
+        requests.lock().unwrap().iter().filter(|b| b.get("temperature").is_some()).count();
+    assert!(refused > 1, "calls went out together with temperature: {refused}");
+    assert!(!run.stderr.contains("model call failed"), "{}", run.stderr);
+    let warnings = run.stderr.lines().filter(|l| l.contains("llm.temperature")).count();
+    assert_eq!(warnings, 1, "{}", run.stderr);
 }
 
 #[tokio::test(flavor = "multi_thread")]
