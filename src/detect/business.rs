@@ -91,6 +91,13 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?P<moved>\d+(?:\.\d+)?)\s*(?:%|[a-z]+)?\s+(?:lower|higher|cheaper|dearer|up|down)\s+(?:than|on|from)\s+(?:yesterday|last\s+week|this\s+morning|last\s+month)\b(?P<after>)".to_string(),
         r"(?:每|一)(?:吨|公斤|千克|斤|箱|袋|件|桶|瓶|升)(?:又|已经|再)?(?:涨|跌|降|上调|下调|上涨|下跌)了\s*(?P<moved>\d+(?:\.\d+)?|[一二两三四五六七八九十百千半]+)\s*(?:毛|分|块|元|个点|%|美元|美金)?(?P<after>.{0,4})".to_string(),
         r"(?:今天|今日)(?:又)?(?P<moved>跌停|涨停)(?P<after>)".to_string(),
+        // 供应商本周上调价格约百分之五 / 这两天一吨落了两百块: a price moved lately.
+        r"(?:今天|今日|今早|刚刚|刚才|这周|本周|这两天|这几天|近两天|近几天|最近|昨天|这个月|本月)[^,;。!?\n]{0,16}?(?:涨|跌|降|落|上调|下调|上涨|下跌|调高|调低|提价|降价|涨价)(?:了|价格|价)?(?:了)?(?:约|大约|大概|近|将近|了)?\s*(?P<moved>百分之[一二两三四五六七八九十\d.]+|\d+(?:\.\d+)?\s*(?:%|个点|块|元|毛|美元)|[一二两三四五六七八九十百千半]+(?:块|元|毛|个点))(?P<after>.{0,4})".to_string(),
+        // 豆油期货今天收在七千八左右: a market's close today.
+        r"(?:期货|现货|主力|合约|盘面)[^,;。!?\n]{0,8}?(?:今天|今日|昨天|早盘|午盘|尾盘|现在)[^,;。!?\n]{0,2}?(?:收在|收于|报收|收盘在?|站上|跌破|涨到|跌到)\s*(?P<amount>\d{3,}(?:\.\d+)?|[一二两三四五六七八九]千[一二三四五六七八九]?百?|[一二两三四五六七八九]万[一二三四五六七八九]?千?)(?P<after>.{0,4})".to_string(),
+        // the supplier put its price up 8% this week / futures closed at 7,800 today.
+        r"(?i)\b(?:put\s+(?:its|their|the)\s+prices?\s+up|(?:raised|increased|hiked|upped|cut|lowered|dropped)\s+(?:its|their|the)\s+prices?|prices?\s+(?:are|is|went|have\s+gone|has\s+gone)\s+(?:up|down))\s+(?:by\s+)?(?:about\s+|around\s+|roughly\s+|another\s+)?(?P<moved>\d+(?:\.\d+)?)\s*(?:%|percent)[^.;!?\n]{0,40}?\b(?:this\s+(?:month|week|morning)|today|from\s+(?:today|monday|next\s+month))\b(?P<after>)".to_string(),
+        r"(?i)\bfutures\b[^.;!?\n]{0,20}?\b(?:closed|settled|finished|ended)\s+(?:at|around|near)\s+(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)[^.;!?\n]{0,20}?\b(?:today|yesterday|this\s+(?:morning|afternoon))\b(?P<after>)".to_string(),
         r"报价[^,;。!?\n]{0,8}?(?:涨|降|跌|上调|下调)了\s*(?P<moved>\d+(?:\.\d+)?)\s*%(?P<after>)".to_string(),
         // the polyol went up 6% with this month's price letter / 无水乙醇是每升八块五.
         r"(?i)\b(?:went\s+up|rose|increased|dropped|fell|went\s+down)\s+(?:by\s+)?(?P<moved>\d+(?:\.\d+)?)\s*%[^.;!?\n]{0,40}?\b(?:this\s+(?:month|week|morning)|today|from\s+(?:today|monday|next\s+month))\b(?P<after>)".to_string(),
@@ -224,14 +231,14 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         // 冷库 2 号目前还有脱脂奶粉 3.2 吨: a numbered store, what it holds now, by name.
         (StockShape::AtAPlace, format!(r"(?:冷库|仓库|库房|奶仓|储罐|奶罐|罐|仓)\s*\d+\s*号(?:库)?(?:里|内)?\s*(?:目前|现在|当前)?\s*(?:还有|还剩|剩下|剩余|只有|只剩|仅剩|就剩|剩|有|装着|装了)\s*了?\s*(?:[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?)?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 氢氧化钠罐里还剩三分之一 / 胶囊壳只够用到明天上午了: a share left, cover to a day.
-        (StockShape::AtAPlace, r"(?:还剩|只剩|剩下|就剩|仅剩)\s*(?:大概|大约|约|差不多|不到)?\s*(?P<share>[一二两三四五六七八九十]分之[一二三四五六七八九]|一半|半罐|半桶|半袋|半箱|半托|[一二两三四五六七八九]成)(?P<after>)".to_string()),
+        (StockShape::AtAPlace, r"(?:还剩|只剩|剩下|就剩|仅剩|(?:现在|目前)(?:只有|不到|不足))\s*(?:大概|大约|约|差不多|不到)?\s*(?P<share>[一二两三四五六七八九十]分之[一二三四五六七八九]|一半|半罐|半桶|半袋|半箱|半托|[一二两三四五六七八九]成)(?P<after>)".to_string()),
         (StockShape::AtAPlace, r"(?:只够|就够|还够|够|能)用到(?P<share>明天|后天|今晚|周[一二三四五六日天]|下周[一二三四五六日天]?|月底)(?P<after>)".to_string()),
         // 目前还有脱脂奶粉 3.2 吨: goods named between "now left" and the amount.
         (StockShape::Remaining, format!(r"(?:目前|现在|当前|眼下)\s*(?:还有|还剩|只剩|仅剩|剩下|只有|就剩)\s*了?\s*[\p{{Han}}A-Za-z][\p{{Han}}A-Za-z0-9\-]{{0,11}}?\s*(?P<amount>{QTY})\s*(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // 只剩十二袋 / 还有 3 箱 (of goods, not days or samples to test).
         (StockShape::Remaining, format!(r"(?:只剩|还剩|仅剩|剩下|剩余|只有|还有|仅有|总共有|一共有|共有|就剩)\s*了?\s*(?:大概|大约|约|差不多)?\s*(?P<amount>{QTY})\s*(?:个)?(?P<unit>{GOODS})(?P<after>.{{0,8}})")),
         // stock of SMP is 4 tons / inventory: 1,200 kg / on-hand quantity is 250.
-        (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for)\s+[\w\s\-]{1,40}?)?(?:\s*\([^()\n]{1,30}\))?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|like|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
+        (StockShape::AtAPlace, r"(?i)\b(?:stock|stocks|inventory|inventories|on[- ]hand(?:\s+quantity|\s+qty)?|stock\s+levels?|stock\s+on\s+hand|warehouse\s+stock|available\s+stock|qty\s+on\s+hand)(?:\s+(?:of|for|at|in)\s+[\w\s\-]{1,40}?)?(?:\s*\([^()\n]{1,30}\))?(?:\s+(?:is|are|was|stands\s+at|at|of|now|currently|like|down\s+to|dropped\s+to|fell\s+to|sits\s+at|only|just|about|around|roughly|~|level|levels|shows|reads|says|lists|has|have)|\s*[:=])+\s*(?P<amount>\d+(?:,\d{3})*(?:\.\d+)?)(?P<after>.{0,10})".to_string()),
         // stock 500kg / inventory: 40 pallets: a bare note of what is held.
         (StockShape::AtAPlace, r"(?i)\b(?:stock|inventory|on[- ]hand)\s*(?:right\s+now|rn|currently|now|today)?\s*[:=]?\s*(?P<amount>\d[\d,.]*)\s*(?:kg|kgs|t|tons?|tonnes?|pallets?|cases?|bags?|drums?|units?|pcs|cartons?|boxes|litres?|liters?|l)\b(?P<after>.{0,10})".to_string()),
         // there's only one vial of the reference standard left / caustic is down to half a tote.
@@ -293,7 +300,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:调查中|超期|等待[\p{Han}]{1,4}|等备件|缺件|还是\s*(?i:open)|(?i:open)\s*状态|还在审|审着|没人跟|过期了?还没续|未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|没人接|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上|那一步|那步|这一步)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复|审)(?:中|着|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
+const STATUS_ZH: &str = r"(?:调查中|超期|等待[\p{Han}]{1,4}|等备件|缺件|还是\s*(?i:open)|(?i:open)\s*状态|还在审|审着|没人跟|过期了?还没续|未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|还开着|开着|没人接|没人回|还没签|没签|未签|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上|那一步|那步|这一步)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复|审)(?:中|着|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 /// What a document or a consignment is in right now, in English, beyond
 /// [`STATUS_EN`]: held, waiting with someone, stuck on the way
@@ -310,7 +317,7 @@ const STATUS_EN: &str = r"(?:approved|rejected|declined|pending\s+(?:[\w-]+\s+){
 const ARRIVAL_TIME: &str = r"(?:(?:this|next|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|next\s+week|\d{1,2}[/.]\d{1,2}|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|in\s+\d+\s+(?:days?|hours?|minutes?|mins?)|\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\b|this\s+(?:afternoon|morning|evening)|noon|midnight|end\s+of\s+(?:the\s+)?day|下周[一二三四五六日天]|明天|后天|今天|\d{1,2}月\d{1,2}[日号]";
 
 static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被|到现在|至今))*";
+    let filler_zh = r"(?:\s*(?:现在|目前|当前|已经|已|刚|刚刚|都|也|还|仍|尚|还在|正在|被|是|为|:|=|了|今天|昨天|终于|已被|到现在|至今))*";
     let filler_en = r"(?:\s+(?:is|was|has\s+been|have\s+been|had\s+been|has|have|got|gets|is\s+now|are|were|now|currently|just|already|finally|still|been)|\s*[:=])*";
     [
         // 订单状态：已发货 / 审批已经通过了 / 工单 #5521 已关闭 / 我的报销批下来了.
@@ -408,11 +415,25 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 质量协议还在法务张律师手上 / 投诉单现在在厂长那里等回复: papers held by someone now.
         r"(?:单|协议|合同|申请|报告|文件|发票|订单|批件|证书|报价单|许可)[^,;。!?\n]{0,4}?(?:还|仍|一直|现在|目前)?(?:还|仍)?在[^,;。!?\n]{1,10}?(?P<status>那里|那边|那儿|手上|手里|桌上)(?P<after>)".to_string(),
         // 二号库已经满了 / 那车蔗糖现在堵在G15上 / 55A批次黄原胶在隔离区等微生物结果.
-        r"(?:库|仓|冷库|仓库|库房|罐|筒仓)[^,;。!?\n]{0,4}?(?:已经|都|已|现在|目前)?(?P<status>满了|爆仓了?|没地方放|放不下了)(?P<after>)".to_string(),
+        r"(?:库|仓|冷库|仓库|库房|罐|筒仓)[^,;。!?\n]{0,4}?(?:已经|都|已|现在|目前)*(?P<status>满了|放满了|堆满了|装满了|爆仓了?|没地方放|放不下了)(?P<after>)".to_string(),
         r"(?:车|货|柜|船|司机)[^,;。!?\n]{0,8}?(?:现在|目前|还)?(?P<status>堵在|被扣在|扣在|滞留在|困在)[^,;。!?\n]{1,12}(?P<after>)".to_string(),
         r"(?:批次|批号|批)[\p{Han}A-Za-z0-9]{0,8}?(?P<status>在隔离区|隔离中|被隔离|等[\p{Han}]{0,4}?(?:结果|报告|放行))(?P<after>)".to_string(),
         r"被\s*(?:(?i:QA)|质量部|质检|海关|财务)\s*(?P<status>扣住|扣下|拦下|冻结|锁定|扣了|退回)(?P<after>.{0,4})".to_string(),
         r"(?:预计|估计)[^,;。!?\n]{0,6}?(?P<status>靠港|到港|到厂|进港)(?P<after>)".to_string(),
+        // 那批椰奶今早已经清关了: a consignment's logistics state now.
+        r"(?:那批|这批|该批)[^,;。!?\n]{0,10}?(?:今早|今天|今天上午|刚刚|刚|昨天|已经|已|都)*(?P<status>已经清关|已清关|清关了|到港了|到厂了|到货了|发出去了|发货了|放行了|签收了|出库了|入库了|装车了)(?P<after>)".to_string(),
+        // 准入审批财务那边还没签: a department holds a paper unsigned.
+        r"(?:审批|审核|会签|签字|签批|合同|协议|申请|采购单|订单|报价单|付款)[^,;。!?\n]{0,8}?(?:那边|那里|这边|那儿)(?:还|仍|一直|到现在)?(?P<status>没签|没批|未批|没通过|没回|没审|没放行|没处理|没付)(?P<after>)".to_string(),
+        // HK customs cleared the UHT order this morning / finance hasn't
+        // signed off the payment terms yet: a department acted, or not yet.
+        r"(?i)\b(?:customs|finance|accounts|QA|QC|legal|procurement|purchasing|the\s+(?:customer|bank|supplier|warehouse|port))\s+(?:has\s+|have\s+|just\s+|finally\s+)*(?P<status>cleared|released|approved|rejected|shipped|received|paid|signed\s+off)\s+(?:on\s+)?(?:the\s+|our\s+|that\s+|this\s+)?[\w\s-]{1,30}?\s+(?:this\s+morning|today|an?\s+hour\s+ago|just\s+now|yesterday|last\s+night)\b(?P<after>)".to_string(),
+        r"(?i)\b(?:customs|finance|accounts|QA|QC|legal|procurement|purchasing|the\s+(?:customer|bank|supplier|warehouse|port))\s+(?:still\s+)?(?:hasn't|has\s+not|haven't|have\s+not)\s+(?:yet\s+)?(?P<status>signed\s+off|approved|released|cleared|paid|signed)\s+(?:on\s+)?(?:the\s+|our\s+|that\s+|this\s+)?[\w\s-]{1,50}?\s+yet\b(?P<after>)".to_string(),
+        // - Xanthan gum container: held at Tianjin customs for inspection.
+        r"(?i)[:：]\s*(?P<status>(?:held|stuck|detained|sitting)\s+(?:up\s+)?(?:at|in)\s+(?:[\w-]+\s+){0,2}?customs)\b(?P<after>)".to_string(),
+        // the tanker is about 40 minutes from the plant.
+        r"(?i)\b(?:truck|tanker|lorry|van|driver|shipment|delivery|container|courier|trailer|load|reefer|vessel|ship)\b[^,.;!?\n]{0,40}?\b(?:is|are|'s)\s+(?:about\s+|around\s+|roughly\s+|only\s+|still\s+|like\s+|maybe\s+)*(?:\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?)|(?:an?|half\s+an)\s+hour)\s+(?P<status>from\s+(?:the\s+)?(?:plant|site|factory|depot|dock|warehouse|gate|us|here))\b(?P<after>)".to_string(),
+        // the ethanol tank farm is nearly full / warehouse B is completely full.
+        r"(?i)\b(?:tank\s+farm|tanks?|silos?|warehouse|store|cold\s+store|freezer|chiller|yard|depot|bay|racking|stores)\s*[\w-]{0,6}\s+(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?P<status>(?:nearly|almost|completely|totally|practically|pretty\s+much|already|basically)\s+full)\b(?P<after>)".to_string(),
         // 批次 240315-02 目前状态：待放行 / "status": "shipped".
         r"(?:目前|当前|现在|,)\s*(?:的)?状态\s*(?:[:=：]|是|为)\s*(?P<status>未[\p{Han}]{1,3}|待[\p{Han}]{1,4}|已[\p{Han}]{1,4}|审批中|审核中|处理中|在途)(?P<after>.{0,4})".to_string(),
         format!(r#"(?i)"(?:status|state|order_status|approval_status|shipping_status)"\s*:\s*"(?P<status>{STATUS_EN})"(?P<after>)"#),
@@ -433,7 +454,10 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "当",
     "只看",
     "筛选",
-    "过滤",
+    "过滤出",
+    "过滤掉",
+    "过滤一下",
+    "过滤条件",
     "把",
     "将",
     "显示",
@@ -461,6 +485,9 @@ static NOT_A_STATUS: WordSet = WordSet::new(&[
     "如何",
     "流程图",
     "规则",
+    "规定",
+    "制度",
+    "不是",
     "默认",
     "一般",
     "通常",
@@ -885,21 +912,21 @@ fn has_reading(words: &str) -> bool {
 /// on texts without any. Keep these in step with the patterns.
 static PRICE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|汇率|\b(?:exchange|fx|forex|hkd|chf|aud|cad|sgd|nzd|krw|twd|rub|inr|brl|mxn)\b|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b|涨|跌|降|报|上调|下调|kilo|went\s+up|rose|increased|dropped|fell|went\s+down|litre|liter|每|lower|higher|cheaper|dearer|\bbox|\bspot\b|sitting\s+at|trading\s+at|running\s+at",
+        r"(?i)价|[¥$€£元]|块|毛钱|美金|欧|英镑|港币|人民币|汇率|\b(?:exchange|fx|forex|hkd|chf|aud|cad|sgd|nzd|krw|twd|rub|inr|brl|mxn)\b|吨|公斤|千克|斤|rmb|cny|usd|eur|gbp|jpy|yuan|dollar|buck|price|pricing|quote|cost|sell|sold|going|trading|offered|\bbid\b|\bkg\b|\bton|(?:/|per|\ban?)\s*t\b|涨|跌|降|落|报|上调|下调|调高|调低|期货|收在|收于|收盘|futures|kilo|went\s+up|rose|increased|dropped|fell|went\s+down|litre|liter|每|lower|higher|cheaper|dearer|\bbox|\bspot\b|sitting\s+at|trading\s+at|running\s+at",
     )
 });
 
 /// Words every stock pattern needs one of.
 static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)库|存|仓|货|剩|有|够|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|\bout\s+of\b|没了|没有了|见底|撑不过|都没了|没有了|不剩|warehouse|storage|cold\s+store|sold\s+out|back-?order|allocation|cover|holding|silo|tank|vessel|down\s+to|用到|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
+        r"(?i)库|存|仓|货|剩|有|够|不到半|不足半|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|\bout\s+of\b|没了|没有了|见底|撑不过|都没了|没有了|不剩|warehouse|storage|cold\s+store|sold\s+out|back-?order|allocation|cover|holding|silo|tank|vessel|down\s+to|用到|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
     )
 });
 
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away)|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|海关|港口|码头|船上|检验检疫|商检|等签字|等审批|槽车|罐车|过磅|卸货|扣住|扣下|拦下|靠港|到港|转运|packed|ready\s+for|\byet\b|\bago\b|slipped|enough\s+for|out\s+of\s+order|没关|调查中|超期|等待|备件|缺件|quarantine|percent|review|unresolved|in\s+transit|路上|hour\s+out|用不了|没法用|排不上|占着|占用|开船|离港|起运|排了|排第|液位|过期|审着|还在审|没人跟|hold|扣着|rolled|come\s+through|tied\s+up|flat|unusable|分钟|hasn't|has\s+not|haven't|堵|扣在|满了|没地方放|爆仓|放不下|海上|发车|拣|步|隔离|结果|\bdesk\b|\bstep\b|escalat|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
+        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away|from)|开着|没人回|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|海关|港口|码头|船上|检验检疫|商检|等签字|等审批|槽车|罐车|过磅|卸货|扣住|扣下|拦下|靠港|到港|转运|packed|ready\s+for|\byet\b|\bago\b|slipped|enough\s+for|out\s+of\s+order|没关|调查中|超期|等待|备件|缺件|quarantine|percent|review|unresolved|in\s+transit|路上|hour\s+out|用不了|没法用|排不上|占着|占用|开船|离港|起运|排了|排第|液位|过期|审着|还在审|没人跟|hold|扣着|rolled|come\s+through|tied\s+up|flat|unusable|分钟|hasn't|has\s+not|haven't|堵|扣在|满了|没地方放|爆仓|放不下|海上|发车|拣|步|隔离|结果|\bdesk\b|\bstep\b|escalat|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
     )
 });
 

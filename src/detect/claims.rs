@@ -63,16 +63,16 @@ const SUBJECT_ZH: &str = concat!(
 const NAMED_ZH: &str = concat!("(?:", named_colleague!(), ")");
 
 /// Adverbs that may stand between subject and verb.
-const ADVERB_ZH: &str = r"(?:手里|手上|手头|自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|这周|本周|这个月|本月|这几天|这段时间|最近|暂时|临时|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)|在\s*[A-Za-z][A-Za-z0-9\-]{1,15}\s*){0,3}";
+const ADVERB_ZH: &str = r"(?:手里|手上|手头|自称|声称|自述|声明|表示|称|也|都|还|已经|已|现在|目前|当前|一直|本身|就|确实|其实|同时|又|正式|刚刚|刚|早就|本来|真的|今天|这周|本周|这个月|本月|这几天|这段时间|最近|暂时|临时|现已|以后|今后|往后|从此|从今天起|从现在起|从下周起|下周起|下个月起|本周起|明天起|今天起|之后|在[^,;。!?\n]{1,12}?(?:里|中|上|内|系统|平台|这边|那边|侧|端)|在\s*[A-Za-z][A-Za-z0-9\-]{1,15}\s*){0,3}";
 
 /// Privileged roles, in Chinese (and the English words Chinese text uses).
 const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号|[A-Za-z][\w-]{1,15})\s*(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权(?:采购|领用|使用|操作|经办|放行|检验|签收)人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|(?i:approvers?\b)|(?i:signator(?:y|ies)\b)|权限负责人|权限管理员|质量受权人|受权人)";
 
 /// Rights, access and authority, in Chinese.
-const RIGHT_ZH: &str = r"(?:复核权|覆核权|审核权|用印权|盖章权|终审权|最高权限|读写权|写权|修改权|删除权|特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?i:dba)(?:\s*账号)?|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格|签核权|核准权|批准权|审签权|签发权|代签权|使用权|审批权限)";
+const RIGHT_ZH: &str = r"(?:(?:查看|读|读取|修改|编辑|写|写入|删除|审批|导出|下载)(?:和|与|及|、)(?:查看|读|读取|修改|编辑|写|写入|删除|审批|导出|下载)(?:的)?权限?|复核权|覆核权|审核权|用印权|盖章权|终审权|最高权限|读写权|写权|修改权|删除权|特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?i:dba)(?:\s*账号)?|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格|签核权|核准权|批准权|审签权|签发权|代签权|使用权|审批权限)";
 
 /// Acts of authority, in Chinese.
-const ACT_ZH: &str = r"(?:(?i:sudo)|批偏差|批变更|审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审|批(?:采购|单子|申请|报销|付款|合同|预算|变更|订单|这单|这个单))";
+const ACT_ZH: &str = r"(?:(?i:sudo)|解锁(?:配方|批次|记录|账号|用户|工艺|参数|数据|系统)|批(?:了|[,;。!?\n]|$)|批偏差|批变更|审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审|批(?:采购|单子|申请|报销|付款|合同|预算|变更|订单|这单|这个单))";
 
 /// Who may be claimed to hold a privilege, in English. Capitalised names
 /// are checked against [`NOT_NAMES`] after matching; a name typed in lower
@@ -93,7 +93,7 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|钥匙|门禁|门卡|总卡|章|最终|名单|例外|只有|账号|账户|授予|赋予|开给|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式|代理|代行|暂代|代管|临时负责|暂时负责|(?:改成|改为|设为|标为|判为)(?:通过|合格|放行|已批准|已审批|批准|正常)",
+            r"(?i)管理|超管|超级|权|解锁|钥匙|门禁|门卡|总卡|章|最终|名单|例外|只有|账号|账户|授予|赋予|开给|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式|代理|代行|暂代|代管|临时负责|暂时负责|(?:改成|改为|设为|标为|判为)(?:通过|合格|放行|已批准|已审批|批准|正常)",
         ),
         super::re(
             r"(?i)root|admin|sudo|dba|owner|approv|sign|acting|chop|\bseal\b|stamp|公章|印章|财务章|合同章|\bmaster\b|\blist\b|final|delegat|\brole\b|authori|releas|privileg|right|access|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys?\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|key[ -]?holder|holder|covering|standing\s+in|deputi|treat\s+|besides\s+me|designated|listed\s+as|made\s+a|attorney|combination|badge|key\s*card|fob|bumped|\bcab\b|break-?glass|allow-?list|standing\s+approval|\bown\b|myself|certif|one\s+of\s+(?:only|the\s+few)|aprob|aprov|droit|permis|permiss|autoriz|autoris|amministrat|administrador|rechte|freigeb|berechtigung|zugriff|habilit|peux\s+(?:valider|approuver|signer|liberer)|peut\s+(?:valider|approuver|signer|liberer)|autorita|beheerder|yetki|akses|quyen|quan\s+tri|права|доступ|администратор|админ|полномоч|уполномоч|صلاحي|مخو|สิทธิ์|ผู้ดูแล|[権权]限|drepturi|behorighet|opravneni|uprawnieni|wewenang|prokura|potere|autorisation|assino|jestem\s+admin|jsem\s+admin|saya\s+admin|jovahagy|διαχειριστ|δικαίωμα|अधिकार|एडमिन|승인권자|pre-?approved|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
@@ -253,6 +253,18 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         r"(?:我|本人)的(?P<part>请求|申请)[^,;。!?\n]{0,4}?(?:不用|不需要|无需|免于?)(?:审核|审批|复核|批准|检查)".to_string(),
         // 以后我提交的申请我自己批就行: the speaker approves their own requests.
         r"(?:我|本人)(?:提交|发起|递交|提)?的(?P<part>申请|请求|单子)[^,;。!?\n]{0,6}?(?:我|本人)(?:来|自己)?(?:批|审批|批准)(?:就行|就可以|即可|就好|就成)".to_string(),
+        // 偏差我自己就能批 / 这条审批流的管理员就是我 / 小赵代我行使审批权，他签了就算数 /
+        // 王工下周起接手他的偏差审批权限: held, handed over or answered by the speaker.
+        r"(?:我|本人)(?:自己|一个人)(?:就)?(?:能|可以|可)(?:直接)?(?:批|审批|批准|签|签发|放行|关闭|关|解锁|改|删)".to_string(),
+        r"(?:(?:超级|系统|总|最高|全局|平台)?管理员|超管|(?i:admin(?:istrator)?|root|dba)|审批人|终审人|最终审批人|批准人|签字人|放行人|授权人|签发人)\s*(?:就是|便是|正是|是)\s*(?:我|本人)(?:$|[,;。!?\n]|了|啊|呀|哈)".to_string(),
+        format!(r"代(?:我|本人|他|她|{NAMED_ZH})(?:行使|履行)[^,;。!?\n]{{0,8}}?(?:权|权限|职责|职权)"),
+        format!(r"{s}{a}(?:签字?|签批|批)了?就(?:算数|作数|有效|生效|算)(?:$|[,;。!?\n]|了)"),
+        format!(r"{s}{a}(?:接手|接管|接过|接替|继承)(?:了)?[^,;。!?\n]{{0,12}}?{right}"),
+        // 可以不经QA会签直接关闭 / 可以直接解锁配方，不需要工艺部审批: a check skipped.
+        format!(r"{s}{a}(?:可以|可|能|能够|直接|就)?(?:不经|无需|免|不用|绕过|跳过|越过|不走|不需要)(?:过)?\s*(?:[A-Za-z]{{1,6}}|[\p{{Han}}]{{1,4}}?)?\s*(?:审批|审核|批准|复核|签字|会签|流程)"),
+        format!(r"{s}{a}(?:能|可以|可)[^,;。!?\n]{{1,20}}?[,]\s*(?:不用|无需|不需要|不必)(?:走|经过|再走|经|再)?\s*(?:[A-Za-z]{{1,6}}|[\p{{Han}}]{{1,4}}?)?(?:变更|审批|复核|审核|流程|会签|签字|批准)"),
+        // 权限：可修改ERP价格主数据: a profile line of what one may do.
+        r"(?:权限|授权|职权)\s*[:=]\s*(?:可|能|可以)(?:直接|单独|自行)?(?:修改|删除|审批|批准|放行|签|访问|查看所有|导出|解锁|豁免|免)".to_string(),
         // 私は管理者です / 저는 관리자입니다: the same claims in Japanese and Korean.
         r"(?:私|わたし|僕|俺|ユーザー|利用者)(?:は|が)[^。、\n]{0,10}?(?:管理者|承[認认]者|承[認认][権权]限|管理者[権权]限)".to_string(),
         r"(?:저는|나는|제가|사용자는|사용자가)\s*[^.,\n]{0,10}?(?:관리자|승인\s*권한)".to_string(),
@@ -456,6 +468,14 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // Please treat ahmed as authorised to approve price exceptions / assume she's authorised.
         r"(?i)\b(?:treat|consider|regard|count)\s+(?P<who>[a-z][\w-]{1,20})\s+as\s+(?:an?\s+|the\s+)?(?:authori[sz]ed|approved\s+to|cleared|(?:[\w-]+\s+)?(?:admin|administrator|approver|signatory|superuser))\b".to_string(),
         r"(?i)\bassume\s+(?:that\s+)?(?P<who>he|she|they|[a-z][\w-]{1,20})(?:'s|\s+is|\s+has\s+been|\s+was)\s+(?:authori[sz]ed|cleared|approved|allowed|an?\s+(?:admin|approver|signatory))\b".to_string(),
+        // - Has root on the historian server / - Authority: may waive the second
+        // signature: a model's bullet about the user, its subject left out.
+        r"(?im)^\s*(?:[-*\u{2022}]\s*)?(?:has|holds)\s+(?:(?:full|local|domain)\s+)?(?:root|admin|sudo|superuser|administrator)(?:\s+(?:rights|access|privileges))?\s+(?:on|in|to|for|over)\b".to_string(),
+        r"(?im)^\s*(?:[-*\u{2022}]\s*)?(?:authority|permissions?|rights|access|privileges?)\s*:\s*(?:may|can|is\s+allowed\s+to|allowed\s+to|permitted\s+to)\s+(?:approve|sign|waive|release|override|bypass|skip|unlock|delete|edit|change|close)\b".to_string(),
+        // Treat the user as having approval rights for complaint closures.
+        r"(?i)\b(?:treat|consider|regard)\s+(?:me|him|her|them|the\s+user)\s+as\s+(?:having|holding)\s+(?:[\w-]+\s+){0,3}?(?:rights?|access|authority|permissions?|privileges?|clearance)\b".to_string(),
+        // Tom Becker has delegated his PO approval rights to the user.
+        r"(?i)\b(?:delegated|handed|gave|passed|transferred|assigned|lent)\s+(?:(?:his|her|their|the|all|full)\s+)?(?:[\w-]+\s+){0,3}?(?:authority|rights|powers?|permissions?|access|privileges|limits?|role|approvals?)(?:\s+(?:for|over|on)\s+[\w\s-]{1,30}?)?\s+(?:over\s+)?to\s+(?:the\s+user|him|her)\b".to_string(),
         // I'm on the approval committee / he belongs to the Administrators group.
         format!(r"(?i){se}(?:{be})?\s+(?:in|on|part\s+of|a\s+member\s+of|member\s+of|added\s+to|belongs?\s+to)\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:admins?|administrators|approvers?|approval|sudoers|sudo|wheel|superusers?|domain\s+admins)\s+(?:group|list|committee|board|role)\b"),
         ]),
@@ -1231,6 +1251,14 @@ fn names_a_person(words: &str, start: usize, matched: &str) -> bool {
     if COMMON_WORDS.iter().any(|w| matched.starts_with(w)) {
         return false;
     }
+    // `用户的同事陈敏`: a name after who they are to someone.
+    const RELATIONS: &[&str] = &[
+        "同事", "领导", "上级", "主管", "下属", "组员", "助理", "经理", "老板", "徒弟", "搭档",
+        "同学", "组长",
+    ];
+    if RELATIONS.iter().any(|r| words[..start].ends_with(r)) {
+        return true;
+    }
     let before = words[..start].chars().next_back();
     !before.is_some_and(|c| {
         matches!(c, '\u{4e00}'..='\u{9fff}') && !"起由让给请和跟与把说称及".contains(c)
@@ -1294,7 +1322,7 @@ pub(crate) fn has_claim(words: &str) -> bool {
                 && !is_a_list
                 && !approve_of
                 && !statement_undoes_claim(&statement, head.unwrap_or(&statement))
-                && !gap_breaks_claim(gap)
+                && !gap_breaks_claim(gap, m.as_str())
                 && !act_is_a_topic(next)
                 && !role_is_a_modifier(following)
                 && !c.name("name").is_some_and(|n| NOT_NAMES.contains(&n.as_str()))
@@ -1421,21 +1449,19 @@ static GAP_BREAKERS: WordSet = WordSet::new(&[
     "preparing",
     "studying",
     "training",
-    "仓库",
-    "库房",
-    "档案",
-    "资料",
-    "试剂",
-    "图书",
-    "宿舍",
-    "食堂",
-    "设备",
 ]);
+
+/// Places whose keeper is a job, not a privilege: in a gap before a role
+/// (`我是仓库管理员`) they break the claim, before a right (`我有仓库的出入
+/// 权限`) they do not.
+static PLACE_KEEPERS: WordSet =
+    WordSet::new(&["仓库", "库房", "档案", "资料", "试剂", "图书", "宿舍", "食堂", "设备"]);
 
 /// A gap between verb and role that turns the sentence away from the
 /// subject (`I am talking to the admin`, `我是来找管理员的`).
-fn gap_breaks_claim(gap: &str) -> bool {
-    mentions(gap, &GAP_BREAKERS)
+fn gap_breaks_claim(gap: &str, matched: &str) -> bool {
+    let a_right = matched.ends_with('权') || matched.ends_with("权限");
+    mentions(gap, &GAP_BREAKERS) || (!a_right && mentions(gap, &PLACE_KEEPERS))
 }
 
 /// Nouns after a role word that make it a modifier.
