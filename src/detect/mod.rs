@@ -12,6 +12,8 @@
 //!   numbers — validated by checksums and libphonenumber, not shapes;
 //! - `claims`: permission and identity claims, first and third person;
 //! - `business`: live prices, stock levels and order/approval statuses;
+//! - `learned`: a trained second opinion on claims, for the new wordings
+//!   the patterns miss;
 //! - the operator's own patterns (`never_store.extra`, spec §9).
 //!
 //! They lean towards refusing: a memory not kept costs one repeated
@@ -26,6 +28,7 @@ mod claims;
 mod context;
 mod credentials;
 mod identifiers;
+mod learned;
 mod passwords;
 mod pieces;
 mod unseen;
@@ -203,6 +206,7 @@ fn builtin(views: &Views) -> Option<Category> {
         .or_else(|| identifiers::find(views))
         .or_else(|| has_claim(&views.words).then_some(Category::PermissionClaim))
         .or_else(|| business::has_live_fact(&views.words).then_some(Category::LiveBusinessFact))
+        .or_else(|| learned::category(&views.words))
 }
 
 /// A claim as written, or in leetspeak (`adm1n with r00t`). Only the claim
