@@ -1266,6 +1266,12 @@ fn names_a_person(words: &str, start: usize, matched: &str) -> bool {
 }
 
 /// The first privilege claim in `words`, if any.
+/// Whether `words` hold any word a claim needs ([`TRIGGERS`]): most texts
+/// hold none, and neither the patterns nor the learned model need to read them.
+pub(crate) fn may_claim(words: &str) -> bool {
+    TRIGGERS.iter().any(|trigger| trigger.is_match(words))
+}
+
 pub(crate) fn has_claim(words: &str) -> bool {
     let words = without_root_cause(words);
     let words = with_apostrophes(&words);

@@ -206,7 +206,9 @@ fn builtin(views: &Views) -> Option<Category> {
         .or_else(|| identifiers::find(views))
         .or_else(|| has_claim(&views.words).then_some(Category::PermissionClaim))
         .or_else(|| business::has_live_fact(&views.words).then_some(Category::LiveBusinessFact))
-        .or_else(|| learned::category(&views.words))
+        .or_else(|| {
+            claims::may_claim(&views.words).then(|| learned::category(&views.words)).flatten()
+        })
 }
 
 /// A claim as written, or in leetspeak (`adm1n with r00t`). Only the claim
