@@ -61,8 +61,12 @@ impl McpSessions {
     /// ones being opened reach [`MAX_PER_TOKEN`]. Counted and taken under
     /// one lock, so requests sent at once cannot all pass the count.
     async fn reserve(&self, owner: Digest32) -> Option<Opening> {
-        let live: HashSet<String> =
-            self.manager.sessions.read().await.keys().map(|id| id.to_string()).collect();
+        // Held until the count is taken: no session is created meanwhile.
+        // Read and released before, a session opened in between was missing
+        // from `live`, dropped from the owners below, and never counted
+        // again (a 33rd session under load, seen once in a cold CI).
+        let sessions = self.manager.sessions.read().await;
+        let live: HashSet<String> = sessions.keys().map(|id| id.to_string()).collect();
         let mut owners = self.owners();
         owners.sessions.retain(|id, _| live.contains(id));
         let held = owners.sessions.values().filter(|o| **o == owner).count();
