@@ -127,6 +127,19 @@ async fn headless_chromium(driver: &Driver, profile: &Path) -> Client {
         .expect("a WebDriver session with headless Chromium")
 }
 
+/// Fills the login page's form with `token` and waits for the page it leads to.
+async fn log_in(client: &Client, token: &str) {
+    client.find(Locator::Id("token")).await.unwrap().send_keys(token).await.unwrap();
+    client
+        .find(Locator::Css("main form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    client.wait().for_element(Locator::Css("main h1")).await.unwrap();
+}
+
 async fn text_of(client: &Client, css: &str) -> String {
     client
         .find(Locator::Css(css))
@@ -161,15 +174,7 @@ async fn a_person_reviews_memories_in_a_browser() {
     client.goto(&served.url("/u/jay")).await.unwrap();
     assert!(client.current_url().await.unwrap().path().starts_with("/login"));
     shoot(&client, &shots, "01-login.png").await;
-    client.find(Locator::Id("token")).await.unwrap().send_keys(JAY_TOKEN).await.unwrap();
-    client
-        .find(Locator::Css("main form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    log_in(&client, JAY_TOKEN).await;
     assert_eq!(client.current_url().await.unwrap().path(), "/u/jay");
     assert_eq!(text_of(&client, "main h1").await, "Memories of jay");
     let listed = text_of(&client, "main").await;
@@ -246,15 +251,7 @@ async fn a_person_reviews_memories_in_a_browser() {
 
     // A long unbroken token (a path, a URL) wraps instead of widening the
     // page past the window (HTTP round 4, L5: /u/jay was 4,259 px wide).
-    client.find(Locator::Id("token")).await.unwrap().send_keys(ADMIN_TOKEN).await.unwrap();
-    client
-        .find(Locator::Css("main form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client.wait().for_element(Locator::Css("main h1")).await.unwrap();
+    log_in(&client, ADMIN_TOKEN).await;
     client.goto(&served.url("/u/ops")).await.unwrap();
     client.wait().for_element(Locator::Css("main table")).await.unwrap();
     assert!(text_of(&client, "main").await.contains("stability_run_stability_run_"));

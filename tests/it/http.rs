@@ -1110,14 +1110,11 @@ async fn a_client_that_never_reads_its_answers_is_cut_off() {
 /// Sends `head` (a request's line and headers, ended by a blank line) and
 /// nothing more; returns the first line of the answer (within 10 s).
 async fn answer_to_head_alone(served: &Served, head: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let address = served.base.strip_prefix("http://").unwrap();
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
     stream.write_all(head.as_bytes()).await.unwrap();
-    let mut answer = vec![0u8; 256];
-    let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut answer)).await;
-    let n = read.expect("an answer within 10 s").unwrap();
-    String::from_utf8_lossy(&answer[..n]).lines().next().unwrap_or_default().to_owned()
+    next_answer(&mut stream).await
 }
 
 /// A client that declares a body and never sends it gets 408 after
