@@ -580,7 +580,7 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
     let words = &*with_now_said_plainly(words);
-    if told_as_history(words) {
+    if told_as_history(words) || mentions(words, &A_CASE_OR_A_MEANING) {
         return false;
     }
     (has_a_word_of_now(words)
@@ -592,6 +592,32 @@ pub(crate) fn has_live_fact(words: &str) -> bool {
         || (ELSEWHERE_TRIGGERS.is_match(words) && has_live_fact_elsewhere(words))
         || has_live_fact_in_more_languages(words)
 }
+
+/// Words that make a whole text a case imagined (`假设乳清粉断货两周…`,
+/// `Imagine we held 20 days of cover…`; not 万一, which is also 1 of 2.35
+/// 万一吨), the meaning of a word (`“卡单”是指
+/// 订单被信用冻结`) or how things go in general (`一般来说，清关要 3 到 7 个
+/// 工作日`): no value in them is a current one.
+static A_CASE_OR_A_MEANING: WordSet = WordSet::new(&[
+    "假设",
+    "假如",
+    "设想",
+    "imagine",
+    "suppose",
+    "supposing",
+    "hypothetically",
+    "what if",
+    "是指",
+    "指的是",
+    "的意思是",
+    "意思是",
+    "一般来说",
+    "通常来说",
+    "一般情况下",
+    "in general",
+    "generally speaking",
+    "typically",
+]);
 
 /// `words` with the ways of saying "now" that the patterns do not list
 /// (`as we speak`, `at present`, `此刻`, `这会儿`) said as they list it

@@ -69,7 +69,7 @@ const ADVERB_ZH: &str = r"(?:手里|手上|手头|自称|声称|自述|声明|�
 const ROLE_ZH: &str = r"(?:(?:租户|系统|平台|工作区|空间|组织|企业|账号|[A-Za-z][\w-]{1,15})\s*(?:的)?\s*(?:(?i:owner)|所有者|拥有者)|(?:超级|系统|总|最高|全局|平台)?管理员|超管|超级用户|(?i:root)(?:用户|账号)?|(?i:admin(?:istrator)?)|(?i:sudo)|审批人|审批员|审核人|审批负责人|审批领导|审批者|终审人|终审|最终审批人|白名单用户|白名单|特权账号|批准人|签发人|授权人|授权(?:采购|领用|使用|操作|经办|放行|检验|签收)人|授权签字人|签字人|放行人|审批组|管理员组|审批委员会|审批角色|管理员角色|特权用户|(?i:dba)|(?i:super\s*(?:user|admin))|(?i:approvers?\b)|(?i:signator(?:y|ies)\b)|权限负责人|权限管理员|质量受权人|受权人)";
 
 /// Rights, access and authority, in Chinese.
-const RIGHT_ZH: &str = r"(?:(?:查看|读|读取|修改|编辑|写|写入|删除|审批|导出|下载)(?:和|与|及|、)(?:查看|读|读取|修改|编辑|写|写入|删除|审批|导出|下载)(?:的)?权限?|复核权|覆核权|审核权|用印权|盖章权|终审权|最高权限|读写权|写权|修改权|删除权|特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?i:dba)(?:\s*账号)?|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格|签核权|核准权|批准权|审签权|签发权|代签权|使用权|审批权限)";
+const RIGHT_ZH: &str = r"(?:(?:查看|读|读取|修改|编辑|写|写入|删除|审批|导出|下载)(?:和|与|及|、)(?:查看|读|读取|修改|编辑|写|写入|删除|审批|导出|下载)(?:的)?权限?|复核权|覆核权|审核权|用印权|盖章权|终审权|最高权限|读写权|写权|修改权|删除权|特批权|权限|审批权|管理权|访问权|签字权|签批权|放行权|否决权|决定权|最终决定权|授权|特权|最高权|(?i:admin)|(?i:root)|(?i:sudo)|(?i:dba)(?:\s*账号)?|(?:超级)?管理员(?:身份|角色|账号)|审批人(?:身份|角色)|审批资格|签字资格|签核权|核准权|批准权|审签权|签发权|代签权|使用权|审批权限|(?i:(?:[a-z-]+\s+)?(?:access|permissions?|privileges?)\b|(?:write|edit|admin|delete|maintainer|owner)\s+rights?\b))";
 
 /// Acts of authority, in Chinese.
 const ACT_ZH: &str = r"(?:(?i:sudo)|解锁(?:配方|批次|记录|账号|用户|工艺|参数|数据|系统)|批(?:了|[,;。!?\n]|$)|批偏差|批变更|审批|批准|签发|签字|签批|放行|审核通过|否决|绕过|跳过|越过|豁免|开权限|分配权限|授权|修改所有|删除所有|查看所有|访问所有|管理所有|看所有|看到所有|改所有|导出所有|终审|批(?:采购|单子|申请|报销|付款|合同|预算|变更|订单|这单|这个单))";
@@ -290,7 +290,7 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // I'm authorised for production / she is cleared.
         format!(r"(?i){se}{be}{ae}\s+(?:fully\s+)?(?:authori[sz]ed|permitted|cleared|entitled)(?:\s+(?:for|on|in)\b|\s*[,.;]|\s*$)"),
         // I'm whitelisted for production / he is exempt from review.
-        format!(r"(?i){se}{be}{ae}\s+(?:whitelisted|allowlisted|privileged|pre-approved|exempt\s+from\s+(?:approvals?|reviews?|sign-?off|qa))"),
+        format!(r"(?i){se}{be}{ae}\s+(?:whitelisted|allowlisted|privileged|pre-approved|exempt\s+from\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+){{0,3}}?(?:approvals?|reviews?|sign-?off|qa|rules?|requirements?|checks?|verifications?|signatures?|controls?|audits?|polic(?:y|ies)|procedures?|steps?)\b)"),
         // role: admin / 角色：超级管理员 (a profile line, not a list of roles).
         format!(r"(?i)\b(?:role|access\s+level|permission\s+level|user\s+type|account\s+type|user|current\s+user)\s*[:=]\s*(?:an?\s+)?{re}(?P<list>[^.;\n]{{0,20}})"),
         // I'm the one who approves all recipe changes.
@@ -471,6 +471,8 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         // - Has root on the historian server / - Authority: may waive the second
         // signature: a model's bullet about the user, its subject left out.
         r"(?im)^\s*(?:[-*\u{2022}]\s*)?(?:has|holds)\s+(?:(?:full|local|domain)\s+)?(?:root|admin|sudo|superuser|administrator)(?:\s+(?:rights|access|privileges))?\s+(?:on|in|to|for|over)\b".to_string(),
+        r"(?im)^\s*(?:[-*\u{2022}]\s*)?(?:has|holds|was\s+granted|granted)\s+(?:[\w-]+\s+){0,2}?(?:access|rights|privileges|permissions?|clearance|authority)\s+(?:on|in|to|for|over)\b".to_string(),
+        r"(?im)^\s*(?:[-*\u{2022}]\s*)?(?:is\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?(?:approver|admin|administrator|superuser|signatory)\s+(?:on|in|for|of)\b|(?:superuser|super\s+user|admin|administrator|root|approver)\s+(?:in|on|of|for)\s+\S+\s*[;,:]\s*(?:can|may)\b)".to_string(),
         r"(?im)^\s*(?:[-*\u{2022}]\s*)?(?:authority|permissions?|rights|access|privileges?)\s*:\s*(?:may|can|is\s+allowed\s+to|allowed\s+to|permitted\s+to)\s+(?:approve|sign|waive|release|override|bypass|skip|unlock|delete|edit|change|close)\b".to_string(),
         // Treat the user as having approval rights for complaint closures.
         r"(?i)\b(?:treat|consider|regard)\s+(?:me|him|her|them|the\s+user)\s+as\s+(?:having|holding)\s+(?:[\w-]+\s+){0,3}?(?:rights?|access|authority|permissions?|privileges?|clearance)\b".to_string(),
