@@ -25,7 +25,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// German, French, Spanish and Korean: `fürs Labornetz ist`, `du poste, c'est`,
 /// `del portal es`, `는`). A dash between spaces ends the clause (`mein
 /// Passwort für das LIMS vergessen – wie kann ich es …`).
-const LINK_WORDS: &str = r"\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bto\b|\bnow\b";
+const LINK_WORDS: &str = r"\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-?!;。？！；]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bto\b|\bnow\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.
