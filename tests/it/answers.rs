@@ -111,19 +111,30 @@ impl Respond for RefusesTemperature {
     }
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
+/// A daemon making `concurrency` calls at once, without retries, to a
+/// [`RefusesTemperature`] server whose refusals take `delay`; the server
+/// (kept alive with the daemon) and the request bodies it saw.
+async fn behind_a_temperature_refusing_model(
+    delay: std::time::Duration,
+    concurrency: &str,
+) -> (MockServer, Dreamd, Arc<Mutex<Vec<Value>>>) {
     let server = MockServer::start().await;
     let requests = Arc::new(Mutex::new(Vec::new()));
     Mock::given(method("POST"))
         .and(path("/chat/completions"))
-        .respond_with(RefusesTemperature { requests: requests.clone(), delay: Default::default() })
+        .respond_with(RefusesTemperature { requests: requests.clone(), delay })
         .mount(&server)
         .await;
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
-        .env("DREAMD_LLM__CONCURRENCY", "1")
+        .env("DREAMD_LLM__CONCURRENCY", concurrency)
         .env("DREAMD_LLM__MAX_RETRIES", "0");
+    (server, d, requests)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
+    let (_server, d, requests) = behind_a_temperature_refusing_model(Default::default(), "1").await;
     d.ingest(&[say("a", "我在质检部做微生物检测"), say("b", "我负责原料入厂检验")]);
     let run = d.run(&["--run-once", "--format", "json", "--now", NOW]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -151,18 +162,8 @@ async fn a_server_that_refuses_temperature_is_asked_again_without_it() {
 /// warning; with no retries left their conversations failed).
 #[tokio::test(flavor = "multi_thread")]
 async fn calls_in_flight_when_temperature_is_refused_are_all_asked_again() {
-    let server = MockServer::start().await;
-    let requests = Arc::new(Mutex::new(Vec::new()));
     let delay = std::time::Duration::from_millis(300);
-    Mock::given(method("POST"))
-        .and(path("/chat/completions"))
-        .respond_with(RefusesTemperature { requests: requests.clone(), delay })
-        .mount(&server)
-        .await;
-    let d = Dreamd::sqlite()
-        .with_model(&server.uri())
-        .env("DREAMD_LLM__CONCURRENCY", "4")
-        .env("DREAMD_LLM__MAX_RETRIES", "0");
+    let (_server, d, requests) = behind_a_temperature_refusing_model(delay, "4").await;
     let lines: Vec<String> =
         (0..6).map(|i| say(&format!("c{i}"), "我在质检部做微生物检测")).collect();
     d.ingest(&lines);

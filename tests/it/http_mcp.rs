@@ -39,6 +39,16 @@ fn refused(result: CallToolResult) -> String {
     result.content[0].as_text().unwrap().text.clone()
 }
 
+/// A `tools/list` request to `/mcp` outside any session, as an MCP client
+/// would send it; the caller adds a token or not.
+fn tools_list(client: &reqwest::Client, served: &Served) -> reqwest::RequestBuilder {
+    client
+        .post(served.url("/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+}
+
 async fn agent_over_http(d: Dreamd) {
     let d = with_tokens(d);
     d.ingest(&[line(
@@ -111,14 +121,7 @@ async fn agent_over_http(d: Dreamd) {
         ))
         .await;
     assert!(stranger.is_err(), "a wrong token cannot even start a session");
-    let plain = reqwest::Client::new()
-        .post(served.url("/mcp"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
-        .send()
-        .await
-        .unwrap();
+    let plain = tools_list(&reqwest::Client::new(), &served).send().await.unwrap();
     assert_eq!(plain.status(), 401);
 }
 
@@ -243,14 +246,6 @@ async fn mcp_sessions_belong_to_their_token_are_bounded_and_leave_the_log_clean(
         assert_eq!(refused.status(), 405, "{method}");
         assert_eq!(refused.headers()["allow"], "GET, POST, DELETE", "{method}: RFC 9110 §15.5.6");
     }
-    let without_session = client
-        .post(served.url("/mcp"))
-        .bearer_auth(JAY_TOKEN)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#)
-        .send()
-        .await
-        .unwrap();
+    let without_session = tools_list(&client, &served).bearer_auth(JAY_TOKEN).send().await.unwrap();
     assert_eq!(without_session.status(), 400, "a request outside a session (MCP transport)");
 }
