@@ -619,6 +619,15 @@ static A_CASE_OR_A_MEANING: WordSet = WordSet::new(&[
     "typically",
 ]);
 
+/// Whether `words` hold any word a live-fact pattern needs (the patterns'
+/// triggers): the learned second opinion ([`super::learned`]) reads only
+/// such texts, and most stored texts hold none.
+pub(crate) fn may_state_a_live_fact(words: &str) -> bool {
+    [&PRICE_TRIGGERS, &STOCK_TRIGGERS, &STATUS_TRIGGERS, &READING_TRIGGERS, &ELSEWHERE_TRIGGERS]
+        .iter()
+        .any(|trigger| trigger.is_match(words))
+}
+
 /// `words` with the ways of saying "now" that the patterns do not list
 /// (`as we speak`, `at present`, `此刻`, `这会儿`) said as they list it
 /// (`right now`, `现在`).

@@ -12,8 +12,8 @@
 //!   numbers — validated by checksums and libphonenumber, not shapes;
 //! - `claims`: permission and identity claims, first and third person;
 //! - `business`: live prices, stock levels and order/approval statuses;
-//! - `learned`: a trained second opinion on claims, for the new wordings
-//!   the patterns miss;
+//! - `learned`: trained second opinions on claims and live facts, for the
+//!   new wordings the patterns miss;
 //! - the operator's own patterns (`never_store.extra`, spec §9).
 //!
 //! They lean towards refusing: a memory not kept costs one repeated
@@ -206,8 +206,11 @@ fn builtin(views: &Views) -> Option<Category> {
         .or_else(|| identifiers::find(views))
         .or_else(|| has_claim(&views.words).then_some(Category::PermissionClaim))
         .or_else(|| business::has_live_fact(&views.words).then_some(Category::LiveBusinessFact))
+        .or_else(|| claims::may_claim(&views.words).then(|| learned::claim(&views.words)).flatten())
         .or_else(|| {
-            claims::may_claim(&views.words).then(|| learned::category(&views.words)).flatten()
+            business::may_state_a_live_fact(&views.words)
+                .then(|| learned::live_fact(&views.words))
+                .flatten()
         })
 }
 
