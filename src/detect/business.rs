@@ -580,7 +580,7 @@ static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 
 pub(crate) fn has_live_fact(words: &str) -> bool {
     let words = &*with_now_said_plainly(words);
-    if told_as_history(words) || mentions(words, &A_CASE_OR_A_MEANING) {
+    if told_as_history(words) || mentions(words, &A_CASE_OR_A_MEANING) || IN_CASE.is_match(words) {
         return false;
     }
     (has_a_word_of_now(words)
@@ -618,6 +618,14 @@ static A_CASE_OR_A_MEANING: WordSet = WordSet::new(&[
     "generally speaking",
     "typically",
 ]);
+
+/// 万一 ("in case") where it opens a clause, not where it is part of a
+/// number (`2.35 万一吨`, `两万一一吨`): `万一审批被驳回，需要准备哪些材料？`.
+static IN_CASE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?:^|[,.;:!?，。；：！？、\n]|[\p{Han}&&[^零〇一二两三四五六七八九十百千万亿]])\s*万一",
+    )
+});
 
 /// Whether `words` hold any word a live-fact pattern needs (the patterns'
 /// triggers): the learned second opinion ([`super::learned`]) reads only
@@ -1705,8 +1713,18 @@ mod tests {
             "我目前在审核这批报告,稍后回复",
             "目前是人工审批,以后改成自动审批",
             "如果订单目前还在审批中,就先不要改",
+            // A case imagined or a word's meaning (set AA).
+            "假设乳清粉断货两周,产线能撑多久?",
+            "万一审批被驳回,需要准备哪些补充材料?",
+            "Imagine we held 20 days of cover on every SKU: would the warehouse fit it?",
+            "“卡单”在我们这儿是指订单被信用冻结。",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
+        }
+        // 万一 inside a number is no case imagined.
+        for t in ["乳粉现在 2.35 万一吨", "钛白粉现在报价两万一一吨,上周还是两万"]
+        {
+            assert!(has_live_fact(t), "{t:?}");
         }
     }
 
