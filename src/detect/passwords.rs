@@ -785,7 +785,11 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     }
     let after_value = &after_link[value_end..];
     let next = is_next_key(value, after_value) || super::credentials::is_next_setting(value);
-    if value.is_empty() || is_placeholder(value) || next {
+    if value.is_empty()
+        || is_placeholder(value)
+        || next
+        || names_a_tool(value, after_value, &rest[..link])
+    {
         return false;
     }
     if numeric_only {
@@ -828,6 +832,71 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     } else {
         value.len() >= 4 && strong_value(value)
     }
+}
+
+/// How passwords are kept rather than one of them: a hashing or cipher
+/// algorithm (`密码哈希用 bcrypt`, `the password hash is argon2id`), a
+/// password manager, or a name used for something done with passwords
+/// (`密码都用 KeePass 管理`, `密码存在 HashiCorp Vault 里`); not a value
+/// given and then talked about (`密码是 Kx9#vault 里那个`, `密码用 Abc@123 登录`).
+fn names_a_tool(value: &str, after_value: &str, gap: &str) -> bool {
+    const TOOLS: &[&str] = &[
+        "bcrypt",
+        "scrypt",
+        "yescrypt",
+        "argon2",
+        "argon2id",
+        "argon2i",
+        "argon2d",
+        "pbkdf2",
+        "md5",
+        "sha1",
+        "sha-1",
+        "sha256",
+        "sha-256",
+        "sha512",
+        "sha-512",
+        "sha2",
+        "sha3",
+        "sm3",
+        "sm4",
+        "aes",
+        "aes-128",
+        "aes-256",
+        "aes256",
+        "rsa",
+        "hmac",
+        "ntlm",
+        "tls",
+        "tls1.2",
+        "tls1.3",
+        "keepass",
+        "keepassxc",
+        "bitwarden",
+        "1password",
+        "lastpass",
+        "dashlane",
+        "keychain",
+        "vault",
+        "hashicorp",
+        "cyberark",
+        "thycotic",
+        "ldap",
+        "sso",
+        "okta",
+    ];
+    let lower = value.to_ascii_lowercase();
+    let after = after_value.trim_start();
+    let gap = gap.trim_end();
+    let used_for = gap.ends_with('用')
+        && [
+            "管理", "保存", "存储", "存放", "托管", "加密", "生成", "同步", "哈希", "散列", "来管",
+            "来存",
+        ]
+        .iter()
+        .any(|verb| after.starts_with(verb) && !after.starts_with("管理员"));
+    let kept_in = gap.ends_with('在') && after.starts_with(['里', '中']);
+    TOOLS.contains(&lower.as_str()) || used_for || kept_in
 }
 
 /// `= DB_NAME=mes`, `= socket = …` right after a password setting's name:
@@ -1039,5 +1108,26 @@ mod tests {
         assert!(!has_password("WiFi: Lab-2.4G / Lab-5G"));
         assert!(!has_password("wifi: RDC-Pilot / RDC-Pilot-5G"));
         assert!(!has_password("Wi-Fi 连不上的话看一下 RDC-Pilot / RDC-Guest 哪个信号好"));
+    }
+
+    #[test]
+    fn how_passwords_are_kept_is_no_password() {
+        for kept in [
+            "存密码哈希用 bcrypt 还是 argon2id 比较好？",
+            "the password hash is bcrypt",
+            "我们组的密码都用 KeePass 管理",
+            "团队的密码用 1Password 保存",
+            "密码存在 HashiCorp Vault 里",
+        ] {
+            assert!(!has_password(kept), "{kept}");
+        }
+        for stated in [
+            "密码用 Abc@123 登录",
+            "密码是 Kx9#vault 里面那个",
+            "密码是 Abc@123 保存好",
+            "密码用 Abc@123 管理员账号",
+        ] {
+            assert!(has_password(stated), "{stated}");
+        }
     }
 }
