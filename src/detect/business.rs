@@ -570,11 +570,11 @@ static DEFINES_A_STATUS: WordSet = WordSet::new(&[
     "refers to",
 ]);
 
-/// Words right after a status that make it part of a name or a filter
-/// (`完成率`, `已发货的订单`, `closed tickets`).
+/// Words right after a status that make it part of a name, a measure or a
+/// filter (`完成率`, `交付周期`, `已发货的订单`, `closed tickets`).
 static STATUS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)^\s*(?:地|方式|计划|安排|通知|仓|人员|的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
+        r"(?i)^\s*(?:地|方式|计划|安排|通知|仓|人员|的|时|后|之后|以后|就|则|才|状态|的时候|与|和|或|、|/|率|度|量|数|情况|时间|日期|周期|效率|速度|时效|能力|水平|流程|节点|环节|条件|\bor\b|\band\b|\borders\b|\bones\b|\brows\b|\bitems\b|\bstate\b|\bstatus\b|\btickets\b|\brequests\b|\bshipments\b|\bdate\b|\bcolumn\b|\bfield\b|\bflag\b)",
     )
 });
 
@@ -1018,6 +1018,7 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
     let amount = c.name("amount").or_else(|| c.name("sym")).or_else(|| c.name("qty"));
     let start = amount.map_or(m.start(), |a| a.start());
     mentions(clause, &NOT_A_PRICE)
+        || (mentions(clause, &THEN) && !NOW_A_FIGURE.is_match(sentence))
         || mentions(clause, &PLANNED)
         || (!now
             && (A_YEAR.is_match(sentence)
@@ -1036,6 +1037,29 @@ fn is_not_a_price(words: &str, c: &Captures) -> bool {
 fn offset(words: &str, part: &str) -> usize {
     part.as_ptr() as usize - words.as_ptr() as usize
 }
+
+/// A time gone by (`当年试制的时候奶粉 2.4 万元一吨`): a price then,
+/// unless the sentence sets a figure of now against it (`当时报价 2.4 万，
+/// 现在 3.1 万`).
+static THEN: WordSet = WordSet::new(&[
+    "当年",
+    "当时",
+    "那时候",
+    "那时",
+    "那会儿",
+    "曾经",
+    "早年",
+    "前些年",
+    "back then",
+    "at the time",
+]);
+
+/// A word of now with a figure right after it (`现在 3.1 万`, `now 2,900`).
+static NOW_A_FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+    super::re(
+        r"(?i)(?:现在|目前|如今|眼下|当前|\bnow\b|\btoday\b|\bcurrently\b)[^,;。，；\d]{0,10}\d",
+    )
+});
 
 /// Words that make a sentence's prices hypothetical from its head on.
 static CONDITIONS: WordSet = WordSet::new(&[
@@ -1718,12 +1742,21 @@ mod tests {
             "万一审批被驳回,需要准备哪些补充材料?",
             "Imagine we held 20 days of cover on every SKU: would the warehouse fit it?",
             "“卡单”在我们这儿是指订单被信用冻结。",
+            // A price then, and a measure of a process.
+            "当年试制的时候奶粉 2.4 万元一吨,现在肯定不是这个价了",
+            "Back then SMP was 2,400 USD a ton",
+            "这季度我的重点是缩短订单交付周期。",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
         }
-        // 万一 inside a number is no case imagined.
-        for t in ["乳粉现在 2.35 万一吨", "钛白粉现在报价两万一一吨,上周还是两万"]
-        {
+        // 万一 inside a number is no case imagined; a figure of now set
+        // against one then is live.
+        for t in [
+            "乳粉现在 2.35 万一吨",
+            "钛白粉现在报价两万一一吨,上周还是两万",
+            "当时报价 2.4 万元一吨,现在 3.1 万",
+            "Back then SMP was 2,400 USD a ton, now it is 3,100",
+        ] {
             assert!(has_live_fact(t), "{t:?}");
         }
     }
