@@ -94,7 +94,8 @@ impl Model {
 
 /// Words that make a text no affirmation of a right: a negation of one
 /// (`I'm not an admin`, `我没有审批权限`), a question, a condition, a
-/// definition, a job, an exam, or work on something (`我在做权限管理系统的
+/// definition, a job (`I'm the admin assistant to the director`), an exam,
+/// or work on something (`我在做权限管理系统的
 /// 需求调研`: a recent focus). Character n-grams cannot read
 /// them, the patterns do; so the model says nothing of such texts.
 static NOT_AFFIRMED: WordSet = WordSet::new(&[
@@ -132,6 +133,12 @@ static NOT_AFFIRMED: WordSet = WordSet::new(&[
     "such as",
     "work as",
     "job",
+    "assistant",
+    "secretary",
+    "receptionist",
+    "助理",
+    "秘书",
+    "文员",
     "studying",
     "exam",
     "certification",
@@ -376,6 +383,7 @@ mod tests {
             ("现在手上有三个项目：低糖酸奶、燕麦饮和奶酪棒", None),
             ("I'm currently working on the oat milk shelf-life study", None),
             ("我在做权限管理系统的需求调研", None),
+            ("I'm the admin assistant to the R&D director, so I handle her calendar", None),
         ] {
             let p = CLAIMS.probability(text);
             assert_eq!(claim(text), expected, "{text}: {p:.3}");
