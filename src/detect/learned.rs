@@ -291,7 +291,13 @@ static NOT_A_CURRENT_VALUE: WordSet = WordSet::new(&[
     "列",
     "栏",
     "格式",
-    "标",
+    "标红",
+    "标绿",
+    "标黄",
+    "标成",
+    "标出",
+    "标注",
+    "标记",
     "排序",
     "分组",
     "报表",
@@ -326,7 +332,6 @@ static NOT_A_CURRENT_VALUE: WordSet = WordSet::new(&[
     "values",
     "definitions",
     "单位",
-    "重点",
 ]);
 
 /// A claim, when the claim model is sure of it and the text affirms
@@ -400,6 +405,7 @@ mod tests {
             ("PO 4471 现在还是 pending approval。", Some(Category::LiveBusinessFact)),
             ("Jira 那张票还在 In Review。", Some(Category::LiveBusinessFact)),
             ("The 20 tons of palm olein are still on the water.", Some(Category::LiveBusinessFact)),
+            ("新标签的变更申请现在走到第三步，等法规部审。", Some(Category::LiveBusinessFact)),
             ("目前也在协助品保部门做过敏原交叉污染的评估", None),
             ("现在在做燕麦饮项目", None),
             ("I'm currently working on the oat milk shelf-life study", None),
