@@ -172,6 +172,7 @@ names!(
         InvalidContent = "invalid_content",
         Duplicate = "duplicate",
         TooMany = "too_many",
+        Tombstoned = "tombstoned",
     }
 );
 names!(
@@ -547,6 +548,25 @@ pub struct Tombstone {
     #[schema(value_type = String, format = DateTime)]
     pub deleted_at: Time,
     pub fingerprint: String,
+}
+
+/// Whether `content` is a deleted text that may not come back (§6 rule 7,
+/// §7): a tombstone holds its fingerprint, and the quotes behind it do not
+/// say it again (they share too few of its terms, or some were said before
+/// the deletion). The quotes are the user's words; a content is the model's,
+/// so a deleted text written under an unrelated quote stays out.
+pub fn keeps_out(
+    tombstones: &[Tombstone],
+    content: &str,
+    quotes: &[&str],
+    oldest_said_at: Option<Time>,
+) -> bool {
+    let fingerprints = crate::text::fingerprints(content);
+    let said_again = crate::text::restates(content, quotes.iter().copied());
+    tombstones.iter().any(|t| {
+        fingerprints.contains(&t.fingerprint)
+            && (!said_again || oldest_said_at.is_none_or(|o| o <= t.deleted_at))
+    })
 }
 
 /// One change, applied with others in a single transaction by `Store::apply`.

@@ -563,12 +563,12 @@ impl<'a, S: Store> Manager<'a, S> {
         scope: &Scope,
         content: &str,
     ) -> Result<Option<Memory>> {
-        let folded = text::fold(content);
+        let said = text::loose_form(content);
         Ok(self.store.memories(user_id).await?.into_iter().find(|m| {
             m.status_at(self.now) == Status::Active
                 && m.kind == kind
                 && &m.scope == scope
-                && m.content.as_deref().map(text::fold).as_deref() == Some(folded.as_str())
+                && m.content.as_deref().map(text::loose_form).as_deref() == Some(said.as_str())
         }))
     }
 

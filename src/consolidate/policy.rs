@@ -338,27 +338,26 @@ impl UserState {
     /// newer words of the user that share its terms, never on an unrelated
     /// slip (the quotes are the user's words; a slip's content is the model's).
     fn tombstoned(&self, content: &str, evidence: &[Slip]) -> bool {
-        let fingerprints = text::fingerprints(content);
         let oldest = evidence.iter().map(|s| s.expressed_at).min();
-        let said_again =
-            text::restates(content, evidence.iter().filter_map(|s| s.quote.as_deref()));
-        self.tombstones.iter().any(|t| {
-            fingerprints.contains(&t.fingerprint)
-                && (!said_again || oldest.is_none_or(|o| o <= t.deleted_at))
-        })
+        let quotes: Vec<&str> = evidence.iter().filter_map(|s| s.quote.as_deref()).collect();
+        crate::domain::keeps_out(&self.tombstones, content, &quotes, oldest)
     }
 
+    /// A memory of the group in `status` that says what `content` says
+    /// ([`text::loose_form`]: the same letters and numbers, whatever the
+    /// punctuation, width or script), so that no two memories differ by a
+    /// `！` and a person who deletes one does not find its twin recalled.
     fn equal_memory(
         &self,
         group: &(Kind, Scope),
         content: &str,
         status: Status,
     ) -> Option<&Memory> {
-        let folded = text::fold(content);
+        let said = text::loose_form(content);
         self.memories.values().find(|m| {
             m.status_at(self.now) == status
                 && (m.kind, &m.scope) == (group.0, &group.1)
-                && m.content.as_deref().map(text::fold).as_deref() == Some(folded.as_str())
+                && m.content.as_deref().map(text::loose_form).as_deref() == Some(said.as_str())
         })
     }
 }
@@ -1144,6 +1143,12 @@ mod tests {
             "suggest:create",
         );
         check(nothing, create(PS.0, PS.1, "标准按流程卡整理", &["s3"], &[]), "confirm");
+        // The same words with other punctuation, width or script: no twin
+        // that a person's delete of one would leave recalled.
+        for twin in ["标准按流程卡整理！", "标准，按流程卡整理", "標準按流程卡整理"]
+        {
+            check(nothing, create(PS.0, PS.1, twin, &["s3"], &[]), "confirm");
+        }
         check(nothing, create(PS.0, PS.1, "复杂方案详细解释", &["s3", "s2"], &[]), "dropped");
     }
 

@@ -213,6 +213,8 @@ impl<S: Store> StageOne<'_, S> {
             .flat_map(|p| [p.quote.as_str(), p.content.as_str()])
             .collect();
         let seen = self.seen.for_texts(self.store, self.config, &c.user_id, now, &texts).await?;
+        let tombstones =
+            if texts.is_empty() { Vec::new() } else { self.store.tombstones(&c.user_id).await? };
         let checks = validate::Checks {
             user_id: &c.user_id,
             conversation_id: &c.conversation_id,
@@ -228,6 +230,7 @@ impl<S: Store> StageOne<'_, S> {
             seen: &seen,
             allowed_scopes: allowed,
             detector: self.config.detector(),
+            tombstones: &tombstones,
         };
         let verdict = validate::validate(proposed, &checks);
         for (reason, n) in verdict.dropped {

@@ -4,7 +4,7 @@
 use crate::detect::{self, Detector};
 use crate::domain::{
     DropReason, Durability, Kind, MIN_QUOTE_CHARS, Role, Scope, Slip, SlipState, StoredMessage,
-    Time, new_id,
+    Time, Tombstone, keeps_out, new_id,
 };
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::wire::{Item, ProposedSlip};
@@ -31,6 +31,9 @@ pub struct Checks<'a> {
     pub seen: &'a [String],
     pub allowed_scopes: &'a [String],
     pub detector: &'a Detector,
+    /// The user's deleted texts: a slip may not write one back (§7), unless
+    /// its quote says it again after the deletion.
+    pub tombstones: &'a [Tombstone],
 }
 
 impl Checks<'_> {
@@ -148,6 +151,9 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
         return Err(DropReason::OneOff);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
+    if keeps_out(c.tombstones, &content, &[&quote], Some(message.created_at)) {
+        return Err(DropReason::Tombstoned);
+    }
     // A label in one and its value in the other (`我的密码是` / `hunter2`)
     // is whole again when read together; an identifier the message holds
     // may not leave it in parts (its first digits in the quote, the last
@@ -288,6 +294,7 @@ mod tests {
             seen: &[],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
+            tombstones: &[],
         };
         validate(slips.into_iter().map(Item::Valid).collect(), &checks)
     }
@@ -311,6 +318,7 @@ mod tests {
             seen: &[],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
+            tombstones: &[],
         };
         let slip = |message_id: &str, quote: &str, content: &str| ProposedSlip {
             content: content.into(),
@@ -471,6 +479,7 @@ mod tests {
             seen: &[],
             allowed_scopes: &allowed,
             detector: &Detector::default(),
+            tombstones: &[],
         };
         let answer: crate::llm::StageOneAnswer = serde_json::from_value(serde_json::json!({
             "slips": [
@@ -485,6 +494,51 @@ mod tests {
         let verdict = validate(answer.slips, &checks);
         assert_eq!(verdict.kept.len(), 1);
         assert_eq!(verdict.dropped.get(&DropReason::Malformed), Some(&3));
+    }
+
+    /// A deleted text stays out of the slips too (§7): the model may not
+    /// write it back under an unrelated quote; the user saying it again
+    /// after the deletion brings it back.
+    #[test]
+    fn a_slip_may_not_write_a_deleted_text_back() {
+        let unrelated = message(2, "m2", Role::User, "最近在做燕麦饮的货架期报告");
+        let again = message(3, "m3", Role::User, "再说一次：我在质检部，负责乳品微生物检测");
+        let allowed = vec!["global".to_owned()];
+        let deleted = Tombstone {
+            memory_id: "gone".into(),
+            user_id: "u1".into(),
+            kind: Kind::Background,
+            scope: "global".parse().unwrap(),
+            deleted_at: "2026-11-19T00:00:00Z".parse().unwrap(),
+            fingerprint: text::folded_fingerprint("质检部，负责乳品微生物检测"),
+        };
+        let checks = Checks {
+            user_id: "u1",
+            conversation_id: "c1",
+            run_id: "r1",
+            now: "2026-11-29T12:00:00Z".parse().unwrap(),
+            messages: [("m2", &unrelated), ("m3", &again)].into_iter().collect(),
+            context_ids: Vec::new(),
+            context_texts: Vec::new(),
+            seen: &[],
+            allowed_scopes: &allowed,
+            detector: &Detector::default(),
+            tombstones: std::slice::from_ref(&deleted),
+        };
+        let slip = |message_id: &str, quote: &str| ProposedSlip {
+            content: "质检部，负责乳品微生物检测！".into(),
+            ..proposed(message_id, quote, "background", "global", "lasting")
+        };
+        let verdict = validate(
+            vec![
+                Item::Valid(slip("m2", "燕麦饮的货架期报告")),
+                Item::Valid(slip("m3", "我在质检部，负责乳品微生物检测")),
+            ],
+            &checks,
+        );
+        assert_eq!(verdict.dropped.get(&DropReason::Tombstoned), Some(&1), "{:?}", verdict.dropped);
+        assert_eq!(verdict.kept.len(), 1);
+        assert_eq!(verdict.kept[0].message_id, "m3");
     }
 
     #[test]
