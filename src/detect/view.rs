@@ -55,7 +55,42 @@ pub fn view(text: &str) -> String {
             out.push(c);
         }
     }
-    simplified(&latin_look_alikes(without_accents(letters_joined(out))))
+    simplified(&latin_look_alikes(without_accents(letters_joined(address_joined(out)))))
+}
+
+/// `j a y . w a n g @ e x a m p l e . c o m`, `j-a-y-@-q-q-.-c-o-m`: an
+/// address spelled one character at a time (six or more, each set apart by
+/// one space or dash, an `@` or `(at)` among them), read as written
+/// together. Without the `@`, single characters are left to
+/// [`letters_joined`]: `1 2 3` in a list is no address.
+fn address_joined(text: String) -> String {
+    static SPELLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let one = r"(?:[A-Za-z0-9._+@]|\((?i:at|dot)\)|\[(?i:at|dot)\])";
+        super::re(&format!(
+            r"(?P<before>^|[^A-Za-z0-9._+@\-])(?P<run>{one}(?:[ \-]{one}){{5,}})(?P<after>$|[^A-Za-z0-9._+@])"
+        ))
+    });
+    if !text.contains(['@', '(', '[']) {
+        return text;
+    }
+    SPELLED
+        .replace_all(&text, |c: &regex::Captures| {
+            let tokens: Vec<&str> = c["run"].split([' ', '-']).collect();
+            let at = |t: &&str| matches!(t.to_ascii_lowercase().as_str(), "@" | "(at)" | "[at]");
+            if !tokens.iter().any(at) {
+                return c[0].to_owned();
+            }
+            let joined: String = tokens
+                .iter()
+                .map(|t| match t.to_ascii_lowercase().as_str() {
+                    "(at)" | "[at]" => "@",
+                    "(dot)" | "[dot]" => ".",
+                    _ => t,
+                })
+                .collect();
+            format!("{}{joined}{}", &c["before"], &c["after"])
+        })
+        .into_owned()
 }
 
 /// `p a s s w o r d`, `p.a.s.s.w.o.r.d`, `p-a-s-s-w-o-r-d`: four or more
@@ -936,6 +971,15 @@ mod tests {
         assert_eq!(view("my p a s s is x"), "my pass is x");
         assert_eq!(view("U.S.A. and a b c"), "U.S.A. and a b c");
         assert_eq!(view("plan B or C"), "plan B or C");
+    }
+
+    #[test]
+    fn an_address_spelled_one_by_one_is_read_as_written_together() {
+        assert_eq!(view("联系 j a y . w a n g @ e x a m p l e . c o m"), "联系 jay.wang@example.com");
+        assert_eq!(view("j-a-y-.-w-a-n-g-@-q-q-.-c-o-m"), "jay.wang@qq.com");
+        assert_eq!(view("J A Y W A N G (at) Q Q . C O M"), "JAYWANG@QQ.COM");
+        assert_eq!(view("pH 4 . 5 at 4 3 C"), "pH 4 . 5 at 4 3 C");
+        assert_eq!(view("1 2 3 4 5 6 (dot) 7"), "1 2 3 4 5 6 (dot) 7");
     }
 
     #[test]
