@@ -104,8 +104,8 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?:每|一)(?:升|公斤|千克|吨|斤|瓶|桶|箱|袋)\s*(?:是|要|卖)?\s*(?P<moved>[一二两三四五六七八九十百千]+块[一二三四五六七八九]?)(?P<after>)".to_string(),
         // 蔗糖早上报5400 / 乙二醇这周出厂价报到5200: a price quoted today.
         r"(?:今天|今日|今早|早上|上午|下午|刚刚|刚才|刚|这周|本周)[^,;。!?\n]{0,4}?报(?:价|到|了|出)?\s*(?P<amount>\d{3,}(?:\.\d+)?)(?P<after>.{0,4})".to_string(),
-        // 刚报了新价，一吨一千三: a price per unit in words.
-        r"(?:每|一)(?:吨|公斤|千克)\s*(?P<amount>[一二两三四五六七八九]千[一二三四五六七八九]?百?|[一二两三四五六七八九]万[一二三四五六七八九]?千?)(?P<after>\s*(?:[,;。!?\n]|$))".to_string(),
+        // 刚报了新价，一吨一千三 / 目前每吨 2.1 万: a price per unit, in words or with 万.
+        r"(?:每|一)(?:吨|公斤|千克)\s*(?P<amount>[一二两三四五六七八九]千[一二三四五六七八九]?百?|[一二两三四五六七八九]万[一二三四五六七八九]?千?|\d+(?:\.\d+)?\s*万)(?P<after>\s*(?:[,;。!?\n]|$))".to_string(),
         // spot is up to 9.80 a kilo today / freight is sitting at 2,150 per box this week.
         format!(r"(?i)\b(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?:(?:sitting\s+at|running\s+at|trading\s+at|at|up\s+to|down\s+to)\s+)?{cur}\s*(?P<amount>\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(?:/|per\s+|a\s+|an\s+)\s*(?:{PER_UNIT}|kilos?|box(?:es)?|containers?|FEU|TEU|head)\b[^.;!?\n]{{0,40}}?\b(?:today|this\s+week|this\s+month|this\s+morning|rn|atm|right\s+now|currently|now)\b"),
         // 38.5p per litre / 41 c/lb: pence and cents per unit are a price.
@@ -300,7 +300,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:调查中|超期|等待[\p{Han}]{1,4}|等备件|缺件|还是\s*(?i:open)|(?i:open)\s*状态|还在审|审着|没人跟|过期了?还没续|未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|还开着|开着|没人接|没人回|还没签|没签|未签|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上|那一步|那步|这一步)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复|审)(?:中|着|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
+const STATUS_ZH: &str = r"(?:调查中|超期|等待[\p{Han}]{1,4}|等备件|缺件|还是\s*(?i:open)|(?i:open)\s*状态|还在审|审着|没人跟|过期了?还没续|未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|还开着|开着|没人接|没人回|还没签|没签|未签|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|已核准|核准|获批准|获批|获准|核可|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上|那一步|那步|这一步)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复|审)(?:中|着|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 /// What a document or a consignment is in right now, in English, beyond
 /// [`STATUS_EN`]: held, waiting with someone, stuck on the way
@@ -969,7 +969,7 @@ static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every status pattern needs one of: the status itself.
 static STATUS_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)通过|批|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away|from)|开着|没人回|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|海关|港口|码头|船上|检验检疫|商检|等签字|等审批|槽车|罐车|过磅|卸货|扣住|扣下|拦下|靠港|到港|转运|packed|ready\s+for|\byet\b|\bago\b|slipped|enough\s+for|out\s+of\s+order|没关|调查中|超期|等待|备件|缺件|quarantine|percent|review|unresolved|in\s+transit|路上|hour\s+out|用不了|没法用|排不上|占着|占用|开船|离港|起运|排了|排第|液位|过期|审着|还在审|没人跟|hold|扣着|rolled|come\s+through|tied\s+up|flat|unusable|分钟|hasn't|has\s+not|haven't|堵|扣在|满了|没地方放|爆仓|放不下|海上|发车|拣|步|隔离|结果|\bdesk\b|\bstep\b|escalat|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
+        r"(?i)通过|批|核准|核可|获准|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待|发货|出货|发出|发了|没过|出库|签|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输|配送|付款|支付|生效|结案|撤回|超时|逾期|延期|卡|交付|交货|开票|没到|approv|reject|declin|pending|ship|dispatch|deliver|cancel|closed|resolved|open|hold|transit|received|paid|invoiced|fulfilled|complete|done|escalated|progress|review|awaiting|ordered|overdue|delayed|stuck|signed|released|accepted|denied|voided|refunded|returned|blocked|late|went\s+out|arrived|landed|customs|came\s+through|went\s+through|bounced|停机|停产|停线|故障|检修|维修|保养|CIP|清洗|待料|满负荷|空转|宕机|瘫痪|离线|查验|报关|质检|检验|待检|在检|处理|办完|搞定|\bdown\s|offline|stopped|out\s+of\s+service|under\s+maintenance|being\s+(?:cleaned|repaired)|running\s+at|\bETA\b|estimated\s+(?:time\s+of\s+)?arrival|到厂|到港|到仓|送到|抵达|(?:min(?:ute)?s?|h(?:ou)?rs?)\s+(?:out|away|from)|开着|没人回|%\s+(?:full\s+|capacity\s+|level\s+)?(?:right\s+now|currently|at\s+the\s+moment|now|this\s+morning|today|atm|rn)|到达|到站|途中|在路上|还在等|仍在等|正在等|还等|还在|仍在|卡在|压在|放行|清关|没人接|无人接|受理|接单|检测|审核|会签|复核|派工|派送|分析中|那边|那里|那儿|手里|手上|库位|仓位|货位|储位|托位|(?:现在|目前|当前)\s*(?:是|在|有)?\s*\d|will\s+(?:arrive|be\s+here|get\s+here|land)|should\s+(?:arrive|be\s+here|land)|arriving|\bdue\b|arrives|gets\s+in|on_?hand|stock|inventory|qty_available|available_qty|sitting|unpaid|outstanding|unavailable|海关|港口|码头|船上|检验检疫|商检|等签字|等审批|槽车|罐车|过磅|卸货|扣住|扣下|拦下|靠港|到港|转运|packed|ready\s+for|\byet\b|\bago\b|slipped|enough\s+for|out\s+of\s+order|没关|调查中|超期|等待|备件|缺件|quarantine|percent|review|unresolved|in\s+transit|路上|hour\s+out|用不了|没法用|排不上|占着|占用|开船|离港|起运|排了|排第|液位|过期|审着|还在审|没人跟|hold|扣着|rolled|come\s+through|tied\s+up|flat|unusable|分钟|hasn't|has\s+not|haven't|堵|扣在|满了|没地方放|爆仓|放不下|海上|发车|拣|步|隔离|结果|\bdesk\b|\bstep\b|escalat|sign|quarantin|on\s+the\s+water|at\s+the\s+(?:gate|dock|port|border)|picked|packed|loaded|behind|waiting|queue|backlog|\bfull\b|booked|occupied|capacity|repair|held",
     )
 });
 
@@ -1758,6 +1758,20 @@ mod tests {
             "Back then SMP was 2,400 USD a ton, now it is 3,100",
         ] {
             assert!(has_live_fact(t), "{t:?}");
+        }
+    }
+
+    /// A price per ton with 万 and no 元 (a hostile model's memory), and
+    /// Taiwan's 核准 for an approval granted.
+    #[test]
+    fn prices_in_wan_and_approvals_in_taiwans_words_are_facts() {
+        for t in
+            ["脱脂奶粉目前每吨 2.1 万", "变更申请ECN-0412 已核准,可以开始试产", "偏差单已获批准"]
+        {
+            assert!(has_live_fact(t), "{t:?}");
+        }
+        for t in ["去年每吨 2.1 万", "核准流程一般要两周"] {
+            assert!(!has_live_fact(t), "{t:?}");
         }
     }
 

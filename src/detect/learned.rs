@@ -132,6 +132,8 @@ static NOT_AFFIRMED: WordSet = WordSet::new(&[
     "example",
     "such as",
     "work as",
+    "approve of",
+    "approves of",
     "job",
     "assistant",
     "secretary",

@@ -975,7 +975,10 @@ mod tests {
 
     #[test]
     fn an_address_spelled_one_by_one_is_read_as_written_together() {
-        assert_eq!(view("联系 j a y . w a n g @ e x a m p l e . c o m"), "联系 jay.wang@example.com");
+        assert_eq!(
+            view("联系 j a y . w a n g @ e x a m p l e . c o m"),
+            "联系 jay.wang@example.com"
+        );
         assert_eq!(view("j-a-y-.-w-a-n-g-@-q-q-.-c-o-m"), "jay.wang@qq.com");
         assert_eq!(view("J A Y W A N G (at) Q Q . C O M"), "JAYWANG@QQ.COM");
         assert_eq!(view("pH 4 . 5 at 4 3 C"), "pH 4 . 5 at 4 3 C");
