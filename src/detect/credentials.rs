@@ -285,6 +285,7 @@ static PREFIXED_TOKEN: LazyLock<Regex> =
 
 fn has_secret(words: &str) -> bool {
     VENDOR_TOKENS.find_iter(words).any(|m| !is_filler(m.as_str()))
+        || spaced_vendor_token(words)
         || URL_PASSWORD
             .captures_iter(words)
             .any(|c| !is_placeholder(&c[2]) && !c[2].chars().all(|ch| ch.is_ascii_digit()))
@@ -309,6 +310,22 @@ fn has_secret(words: &str) -> bool {
             (looks_random_unlabelled(token) && !PUBLIC_LABEL.is_match(line_before))
                 || (looks_secret_value(token) && labelled(words, m.start(), m.end()))
         })
+}
+
+/// `sk-proj- abcd EFGH 1234 …`: a vendor's prefix, then its token's body
+/// in groups set apart by spaces (as read out, or to slip past a pattern),
+/// read joined.
+fn spaced_vendor_token(words: &str) -> bool {
+    static SPACED: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(
+            r"\b(sk-(?:proj-|ant-api\d\d-|svcacct-|admin-)?|gh[pousr]_|github_pat_|glpat-|xox[abposre]-|AKIA|ASIA|AIza|hf_|gsk_|pplx-|xai-|r8_|npm_)\s*((?:[A-Za-z0-9_]{2,8}[ \-]+){3,}[A-Za-z0-9_]{2,8})",
+        )
+    });
+    SPACED.captures_iter(words).any(|c| {
+        let body: String = c[2].chars().filter(|ch| !matches!(ch, ' ' | '-')).collect();
+        let joined = format!("{}{body}", &c[1]);
+        VENDOR_TOKENS.find(&joined).is_some_and(|m| !is_filler(m.as_str()))
+    })
 }
 
 fn secret_param(name: &str, value: &str) -> bool {

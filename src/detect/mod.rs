@@ -251,6 +251,7 @@ mod tests {
             "api key: 9f8e7d6c5b4a39281706",
             "密钥是 a1b2c3d4e5f6g7h8",
             "use Xk9mP2qR7vL4nW8sT3yB6cF1hJ5 for the staging service",
+            "sk-proj- abcd EFGH 1234 5678 90ab cdEF GH12 3456 7890 abcd",
         ] {
             check(t, Some(Category::Secret));
         }

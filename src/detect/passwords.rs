@@ -25,7 +25,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// German, French, Spanish and Korean: `fürs Labornetz ist`, `du poste, c'est`,
 /// `del portal es`, `는`). A dash between spaces ends the clause (`mein
 /// Passwort für das LIMS vergessen – wie kann ich es …`).
-const LINK_WORDS: &str = r"\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-?!;。？！；]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bto\b|\bnow\b";
+const LINK_WORDS: &str = r"\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|to|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-?!;。？！；]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bto\b|\bnow\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.
@@ -71,7 +71,7 @@ static CLI_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
 /// The value before the word: `hunter2 is my password`, `Abc@123 是我的密码`.
 static PASSWORD_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:^|[\s:：,])([!-~]{4,})\s*(?:(?:is|was)\s+(?:my|his|her|their|our|the|the user's|your)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:是|就是|为)(?:我|他|她|用户|你|我们)?的?[^,.。;!?\n]{0,10}?(?:密码|口令))",
+        r"(?i)(?:^|[\s:：,])([!-~]{4,})\s*(?:(?:is|was)\s+(?:my|his|her|their|our|the|the user's|your)\s+(?:[a-z]+\s+){0,2}(?:password|passcode|pin|passphrase)|(?:是|就是|为)(?:我|他|她|用户|你|我们)?的?[^,.。;!?\n]{0,10}?(?:密码|口令)|[(（]\s*(?:pw|pwd|password|passcode|passwort|密码|口令)\s*[)）])",
     )
 });
 
@@ -792,6 +792,9 @@ fn password_follows(text: &str, word: &str, end: usize, links: &Regex) -> bool {
     {
         return false;
     }
+    if is_encoded(&rest[..link], value) {
+        return true;
+    }
     if numeric_only {
         // A keypad code may end in its enter key (`2580#`).
         let value = value.trim_end_matches(['#', '*']);
@@ -897,6 +900,18 @@ fn names_a_tool(value: &str, after_value: &str, gap: &str) -> bool {
         .any(|verb| after.starts_with(verb) && !after.starts_with("管理员"));
     let kept_in = gap.ends_with('在') && after.starts_with(['里', '中']);
     TOOLS.contains(&lower.as_str()) || used_for || kept_in
+}
+
+/// `pw in hex: 41626340313233`, `密码的 base64：QWJjQDEyMw==`: a password
+/// said to be encoded, and a value of that encoding's letters; whatever it
+/// decodes to, it is the password written another way.
+fn is_encoded(gap: &str, value: &str) -> bool {
+    static ENCODING: LazyLock<Regex> =
+        LazyLock::new(|| super::re(r"(?i)\b(?:hex|base64|base32|encoded|rot13)\b|十六进制|编码"));
+    let letters = value.trim_end_matches('=');
+    ENCODING.is_match(gap)
+        && letters.len() >= 8
+        && letters.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
 /// `= DB_NAME=mes`, `= socket = …` right after a password setting's name:
@@ -1108,6 +1123,16 @@ mod tests {
         assert!(!has_password("WiFi: Lab-2.4G / Lab-5G"));
         assert!(!has_password("wifi: RDC-Pilot / RDC-Pilot-5G"));
         assert!(!has_password("Wi-Fi 连不上的话看一下 RDC-Pilot / RDC-Guest 哪个信号好"));
+    }
+
+    #[test]
+    fn a_password_said_encoded_or_labelled_after_it_is_one() {
+        assert!(has_password("pw in hex: 41626340313233"));
+        assert!(has_password("密码的 base64：QWJjQDEyMzQ1"));
+        assert!(has_password("the code to get in is Abc@12345 (pw)"));
+        assert!(has_password("The passcode to unlock the shared folder is 73Kw!pQz, keep it"));
+        assert!(!has_password("password hashes are stored in hex: 64 characters"));
+        assert!(!has_password("Abc@12345 (password manager entry)"));
     }
 
     #[test]
