@@ -257,6 +257,9 @@ static STOCK: LazyLock<Vec<(StockShape, Regex)>> = LazyLock::new(|| {
         // 包材库存够用 4 天 / stock will last 3 more days.
         (StockShape::Cover, format!(r"(?:库存|存货|现货|余量|包材|原料|原奶|奶粉|物料)(?:[^,;。!?\n]{{0,8}}?)(?:够用|能用|够|能撑|撑)\s*了?\s*(?P<amount>{QTY})\s*(?P<unit>天|周|个月|小时|个星期|个班)(?P<after>)")),
         // 6 weeks of cover on sucrose / 2 days of cartons left.
+        // 9 spare SSDs in the IT store right now / Currently we have only 4 spare laptops: things on hand, counted.
+        (StockShape::AtAPlace, r"(?i)\b(?P<amount>\d+)\s+(?:spare|unused|unassigned|free|available)\s+(?:[\w-]+\s+){0,3}?[\w-]+\b[^.;!?\n]{0,40}?(?:\b(?:right\s+now|rn|atm|at\s+the\s+moment|currently|today)\b|\bin\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:store|storeroom|stockroom|warehouse|inventory|cage|pool)\b)(?P<after>)".to_string()),
+        (StockShape::AtAPlace, r"(?i)\b(?:currently|right\s+now|at\s+the\s+moment|atm)\b[^.;!?\n]{0,30}?\b(?P<amount>\d+)\s+(?:spare|unused|unassigned|free)\s+[\w-]+(?P<after>)".to_string()),
         (StockShape::Cover, r"(?i)\b(?P<amount>\d+)\s+(?:days?|weeks?|shifts?)\s+of\s+(?:cover|stock|supply|[\w-]+(?:\s+[\w-]+)?\s+left)\b(?P<after>)".to_string()),
         (StockShape::Cover, r"(?i)\b(?:stock|stocks|inventory|supply|supplies)\b(?:[^,.;?!\n]{0,30}?)\b(?:covers?|will\s+last|lasts?|is\s+enough\s+for|are\s+enough\s+for|is\s+good\s+for)\s+(?:about\s+|around\s+|only\s+|another\s+|just\s+)?(?P<amount>\d+)\s+(?:more\s+)?(?:days?|weeks?|shifts?)\b(?P<after>)".to_string()),
     ]
@@ -962,7 +965,7 @@ static PRICE_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
 /// Words every stock pattern needs one of.
 static STOCK_TRIGGERS: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)库|存|仓|货|剩|有|够|不到半|不足半|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|\bout\s+of\b|没了|没有了|见底|撑不过|都没了|没有了|不剩|warehouse|storage|cold\s+store|sold\s+out|back-?order|allocation|cover|holding|silo|tank|vessel|down\s+to|用到|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
+        r"(?i)库|存|仓|货|剩|有|够|spare|unused|unassigned|不到半|不足半|能用|撑|包材|原料|原奶|奶粉|物料|supply|supplies|stock|inventor|hand|left|remaining|\bout\s+of\b|没了|没有了|见底|撑不过|都没了|没有了|不剩|warehouse|storage|cold\s+store|sold\s+out|back-?order|allocation|cover|holding|silo|tank|vessel|down\s+to|用到|\b(?:kgs?|tons?|tonnes?|t|cases|boxes|bags|pallets|drums|cartons|bottles|litres?|liters?|totes|sacks|barrels|crates|cans|jars|rolls|packs|units|pcs)\b",
     )
 });
 
@@ -1778,6 +1781,8 @@ mod tests {
     #[test]
     fn documents_and_goods_held_now_in_english_are_facts() {
         for t in [
+            "Per the user, there are 9 spare SSDs in the IT store right now.",
+            "Currently we have only 4 spare laptops in the Pune store.",
             "the PO for the rotavap is still sitting with finance",
             "just so you know, SO 4500123 is on credit hold atm",
             "sterility results for lot 2311 are still pending",
@@ -1816,6 +1821,8 @@ mod tests {
             "Dr. Schneider is on leave until the end of the month.",
             "if line 2 goes down, can line 3 run the 1 L format?",
             "we had the spray dryer booked solid for most of last summer",
+            "Last year we had 4 spare laptops in the Pune store.",
+            "Can you keep 2 spare copies of the report?",
         ] {
             assert!(!has_live_fact(t), "{t:?}");
         }
