@@ -118,7 +118,11 @@ async fn run_on<S: Store + Clone + 'static>(
         };
         let summary = result?;
         emit(format, &summary, output::run_summary)?;
-        return Ok(if summary.partly_failed() { Finished::PartlyFailed } else { Finished::Done });
+        return Ok(if summary.retried_next_run() {
+            Finished::PartlyFailed
+        } else {
+            Finished::Done
+        });
     };
     let embedder = Embedder::from_config(config)?;
     let manager = Manager::new(store, now, config.detector()).with_embedder(embedder.as_ref());

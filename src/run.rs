@@ -97,6 +97,11 @@ pub struct RunSummary {
     /// The run stopped taking work before its backlog ended (a stop, the
     /// token budget, a model that cannot answer, the database gone).
     pub stopped_early: bool,
+    /// The model answered no one (a wrong key, URL or model): the work it
+    /// left waits uncharged, and `--run-once` still exits 3, so that a
+    /// timer's run says something is wrong (not in the JSON of §8.2).
+    #[serde(skip)]
+    pub model_cannot_answer: bool,
     /// In a dry run: the slips a real run would have written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub would_write: Option<Vec<Slip>>,
@@ -121,13 +126,20 @@ impl RunSummary {
             llm: LlmCounts::default(),
             duration_ms: 0,
             stopped_early: false,
+            model_cannot_answer: false,
             would_write: dry_run.then(Vec::new),
         }
     }
 
-    /// Some conversations or users failed and will be retried (exit code 3).
+    /// Some conversations or users failed and will be retried.
     pub fn partly_failed(&self) -> bool {
         self.conversations.failed > 0 || self.users.failed > 0
+    }
+
+    /// Exit code 3: some work failed, or the model answered no one, and
+    /// what is left is retried next run.
+    pub fn retried_next_run(&self) -> bool {
+        self.partly_failed() || self.model_cannot_answer
     }
 
     /// How the run ended, for its `run finished` line: a failure outweighs
@@ -143,6 +155,7 @@ impl RunSummary {
     }
 
     fn add_user(&mut self, outcome: crate::consolidate::Outcome) {
+        self.count_calls(outcome.calls, outcome.failures, &outcome.usage);
         match outcome.ending {
             Ending::LeftForLater => {
                 self.users.left += 1;
@@ -166,13 +179,19 @@ impl RunSummary {
             *self.operations.rejected.entry(reason).or_default() += n;
         }
         self.operations.deferred += d.deferred;
-        self.llm.calls += u64::from(outcome.calls);
-        self.llm.failures += u64::from(outcome.failures);
-        self.llm.prompt_tokens += outcome.usage.prompt_tokens;
-        self.llm.completion_tokens += outcome.usage.completion_tokens;
+    }
+
+    /// The model calls of a step, whatever its ending (a step left for the
+    /// next run because the model answers no one made calls too).
+    fn count_calls(&mut self, calls: u32, failures: u32, usage: &crate::llm::Usage) {
+        self.llm.calls += u64::from(calls);
+        self.llm.failures += u64::from(failures);
+        self.llm.prompt_tokens += usage.prompt_tokens;
+        self.llm.completion_tokens += usage.completion_tokens;
     }
 
     fn add(&mut self, outcome: Outcome) {
+        self.count_calls(outcome.calls, outcome.failures, &outcome.usage);
         match outcome.ending {
             Ending::LeftForLater => {
                 self.conversations.left += 1;
@@ -188,10 +207,6 @@ impl RunSummary {
         for (reason, n) in outcome.dropped {
             *self.slips.dropped.entry(reason).or_default() += n;
         }
-        self.llm.calls += u64::from(outcome.calls);
-        self.llm.failures += u64::from(outcome.failures);
-        self.llm.prompt_tokens += outcome.usage.prompt_tokens;
-        self.llm.completion_tokens += outcome.usage.completion_tokens;
         if let Some(slips) = &mut self.would_write {
             slips.extend(outcome.kept);
         }
@@ -248,9 +263,19 @@ pub async fn run_once<S: Store>(
     let owner = (!dry_run).then_some(run_id.as_str());
     let seen = crate::seen::SeenValues::default();
     let stop = &cancel;
-    let stage_one =
-        StageOne { store, provider, config, run_id: &run_id, owner, window, seen, stop };
     let model = ModelWatch::new(config.llm.concurrency);
+    let model_answered = &model.answered;
+    let stage_one = StageOne {
+        store,
+        provider,
+        config,
+        run_id: &run_id,
+        owner,
+        window,
+        seen,
+        stop,
+        model_answered,
+    };
     let extracted = with_claims_renewed(
         store,
         owner,
@@ -267,7 +292,8 @@ pub async fn run_once<S: Store>(
     if let Some(owner) = owner {
         store.release_claims(owner).await?;
     }
-    let stage_two = StageTwo { store, provider, config, run_id: &run_id, owner, stop };
+    let stage_two =
+        StageTwo { store, provider, config, run_id: &run_id, owner, stop, model_answered };
     let users = store.users_with_new_slips(config.selection.max_attempts).await?;
     let user_outcomes = with_claims_renewed(
         store,
@@ -280,6 +306,7 @@ pub async fn run_once<S: Store>(
     for outcome in user_outcomes {
         summary.add_user(outcome);
     }
+    summary.model_cannot_answer = model.stop_reason() == Some(ModelWatch::CANNOT_ANSWER);
 
     match sweep_expired(store, clock(), &run_id, dry_run).await {
         Ok((expired, retried)) => {
@@ -533,6 +560,9 @@ async fn extract_all<S: Store>(
 /// every further step would likely wait out its timeout and retries the
 /// same way, and a hung model would otherwise stretch a run to hours.
 struct ModelWatch {
+    /// Whether any step had an answer from the model this run: until one
+    /// has, a server failing is an outage, charged to no one.
+    answered: std::sync::atomic::AtomicBool,
     unavailable: std::sync::atomic::AtomicBool,
     failing_in_a_row: AtomicUsize,
     broken: std::sync::atomic::AtomicBool,
@@ -544,6 +574,7 @@ impl ModelWatch {
     /// `llm.concurrency` failing together, and never fewer than three.
     fn new(concurrency: usize) -> ModelWatch {
         ModelWatch {
+            answered: Default::default(),
             unavailable: Default::default(),
             failing_in_a_row: AtomicUsize::new(0),
             broken: Default::default(),
@@ -571,12 +602,17 @@ impl ModelWatch {
         } else if answered {
             self.failing_in_a_row.store(0, Ordering::Relaxed);
         }
+        if answered {
+            self.answered.store(true, Ordering::Relaxed);
+        }
     }
+
+    const CANNOT_ANSWER: &'static str = "the model cannot answer";
 
     /// Why the model keeps the run from taking more work, if it does.
     fn stop_reason(&self) -> Option<&'static str> {
         if self.unavailable.load(Ordering::Relaxed) {
-            Some("the model cannot answer")
+            Some(Self::CANNOT_ANSWER)
         } else if self.broken.load(Ordering::Relaxed) {
             Some("the model failed too many calls in a row")
         } else {

@@ -26,6 +26,18 @@ impl StepFailure {
     pub fn model_failing(&self) -> bool {
         matches!(self, StepFailure::Model(e) if e.is_server_fault())
     }
+
+    /// Whether the failure is charged an attempt: not a race with a person
+    /// (stale), a model that answers no one, nor a model server failing
+    /// (5xx, timeouts) that has answered no call this run (`model_answered`):
+    /// an outage of the model is neither the conversation's fault nor the
+    /// user's, and charging it gave up their messages after
+    /// `selection.max_attempts` runs of an outage (ops round 5, M7). A
+    /// server that answers other steps and fails this one is charged.
+    pub fn is_charged(&self, model_answered: bool) -> bool {
+        let outage = self.model_failing() && !model_answered;
+        !matches!(self, StepFailure::Store(Error::Stale(_))) && !self.model_unavailable() && !outage
+    }
 }
 
 /// How one conversation (stage one) or one user (stage two) ended in a run.
@@ -53,6 +65,20 @@ mod tests {
     use super::*;
     use crate::domain::DropReason;
     use std::collections::BTreeMap;
+
+    /// An outage of the model charges no one; a model that answers others
+    /// and fails one step charges that step; a bad answer is always the
+    /// step's; a model answering no one and a race with a person never are.
+    #[test]
+    fn only_a_failure_the_step_may_have_caused_is_charged() {
+        let server = |status| StepFailure::Model(LlmError::Status { status, code: None });
+        assert!(!server(500).is_charged(false));
+        assert!(!StepFailure::Model(LlmError::Timeout).is_charged(false));
+        assert!(server(500).is_charged(true));
+        assert!(StepFailure::Model(LlmError::NotACompletion).is_charged(false));
+        assert!(!server(401).is_charged(true));
+        assert!(!StepFailure::Store(Error::Stale("memory m1".into())).is_charged(true));
+    }
 
     #[test]
     fn reasons_are_spelled_as_the_json_summary_spells_them() {

@@ -47,6 +47,8 @@ pub struct StageTwo<'a, S> {
     pub owner: Option<&'a str>,
     /// The run's stop: once cancelled, a model call waiting to retry gives up.
     pub stop: &'a CancellationToken,
+    /// Whether the model has answered a call this run ([`StepFailure::is_charged`]).
+    pub model_answered: &'a std::sync::atomic::AtomicBool,
 }
 
 impl<S: Store> StageTwo<'_, S> {
@@ -72,11 +74,19 @@ impl<S: Store> StageTwo<'_, S> {
         if self.owner.is_some() {
             self.count_attempt(user_id, now, &result, &outcome).await;
         }
-        if let Err(failure) = result {
-            outcome.model_unavailable = failure.model_unavailable();
-            outcome.model_failing = failure.model_failing();
-            tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
-            outcome.ending = Ending::Failed(failure.to_string());
+        match result {
+            Err(failure) if failure.model_unavailable() => {
+                // The run says once why the model answers no one.
+                outcome.model_unavailable = true;
+                tracing::debug!(stage = "consolidate", reason = %failure, "user left for the next run");
+                outcome.ending = Ending::LeftForLater;
+            }
+            Err(failure) => {
+                outcome.model_failing = failure.model_failing();
+                tracing::warn!(stage = "consolidate", outcome = "failed", reason = %failure, "user failed; retried next run");
+                outcome.ending = Ending::Failed(failure.to_string());
+            }
+            Ok(()) => {}
         }
         log_rejections(&outcome.decisions);
         tracing::debug!(stage = "consolidate", applied = ?outcome.decisions.applied, deferred = outcome.decisions.deferred, "user done");
@@ -98,10 +108,10 @@ impl<S: Store> StageTwo<'_, S> {
         result: &Result<(), StepFailure>,
         outcome: &Outcome,
     ) {
+        let answered = self.model_answered.load(std::sync::atomic::Ordering::Relaxed);
         let counted = match result {
             Ok(()) => self.store.clear_user_failure(user_id).await.map(|()| None),
-            Err(StepFailure::Store(Error::Stale(_))) => Ok(None),
-            Err(failure) if failure.model_unavailable() => Ok(None),
+            Err(failure) if !failure.is_charged(answered) => Ok(None),
             Err(failure) => match &outcome.newest_new_slip {
                 Some(newest) => self
                     .store

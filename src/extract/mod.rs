@@ -10,7 +10,6 @@ pub mod validate;
 
 use crate::config::Config;
 use crate::domain::{DropReason, Slip, Time};
-use crate::error::Error;
 use crate::llm::wire::Item;
 use crate::llm::{Provider, StageOneRequest, Usage};
 use crate::seen::SeenValues;
@@ -18,6 +17,7 @@ use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio_util::sync::CancellationToken;
 
 /// What happened to one conversation.
@@ -55,6 +55,8 @@ pub struct StageOne<'a, S> {
     pub seen: SeenValues,
     /// The run's stop: once cancelled, a model call waiting to retry gives up.
     pub stop: &'a CancellationToken,
+    /// Whether the model has answered a call this run ([`StepFailure::is_charged`]).
+    pub model_answered: &'a AtomicBool,
 }
 
 impl<S: Store> StageOne<'_, S> {
@@ -97,6 +99,15 @@ impl<S: Store> StageOne<'_, S> {
                 }
             }
             Ok(()) => {}
+            Err(failure) if failure.model_unavailable() => {
+                // The run says once why the model answers no one.
+                outcome.model_unavailable = true;
+                tracing::debug!(stage = "extract", reason = %failure, "conversation left for the next run");
+                if let Err(e) = self.store.release_claim(&candidate.conversation_id, owner).await {
+                    tracing::warn!(error = %e, "could not release the claim; it expires by itself");
+                }
+                outcome.ending = Ending::LeftForLater;
+            }
             Err(failure) => {
                 let reason = failure.to_string();
                 tracing::warn!(stage = "extract", outcome = "failed", reason = %reason, "conversation failed; it is retried next run");
@@ -104,11 +115,15 @@ impl<S: Store> StageOne<'_, S> {
                 let max = self.config.selection.max_attempts;
                 outcome.store_unreachable =
                     matches!(&failure, StepFailure::Store(e) if e.is_unreachable());
-                outcome.model_unavailable = failure.model_unavailable();
                 outcome.model_failing = failure.model_failing();
-                let countable = !matches!(failure, StepFailure::Store(Error::Stale(_)))
-                    && !outcome.model_unavailable;
-                if countable && !outcome.store_unreachable {
+                let answered = self.model_answered.load(Ordering::Relaxed);
+                if !failure.is_charged(answered) && !outcome.store_unreachable {
+                    if let Err(e) =
+                        self.store.release_claim(&candidate.conversation_id, owner).await
+                    {
+                        tracing::warn!(error = %e, "could not release the claim; it expires by itself");
+                    }
+                } else if !outcome.store_unreachable {
                     match self
                         .store
                         .record_failure(&candidate.conversation_id, owner, range, max, &reason, now)

@@ -315,6 +315,7 @@ fn stage_one_answer_obeys_every_rule(text: &str) -> Result<(), TestCaseError> {
         seen: &[],
         allowed_scopes: &allowed,
         detector: &detector,
+        tombstones: &[],
     };
     let read = answer::json_object(text)
         .and_then(|v| answer::read::<StageOneAnswer>(v, "note_slips", "slips", "$.slips"));

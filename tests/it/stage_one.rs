@@ -204,9 +204,12 @@ async fn a_bad_answer_or_a_server_error_costs_only_its_conversation() {
     assert_eq!(status["runs"][0]["summary"]["conversations"]["failed"], 3);
 }
 
+/// A range the model fails on every time (its answer never JSON) is
+/// given up; a server failing every call is an outage, charged to no one
+/// (`a_model_failing_call_after_call_ends_the_run_early`).
 #[tokio::test(flavor = "multi_thread")]
 async fn a_range_that_keeps_failing_is_passed_over_and_shown() {
-    let server = fake_model::start(|_: &Value| ResponseTemplate::new(503)).await;
+    let server = fake_model::start(|_: &Value| completion("Sure! Here are the slips: none")).await;
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_LLM__MAX_RETRIES", "0")
@@ -259,7 +262,13 @@ async fn a_model_that_refuses_the_key_charges_no_attempt_and_stops_the_run() {
     for _ in 0..3 {
         let (code, summary) = d.run_once(NOW, &[]);
         assert_eq!(code, 3, "{summary}");
-        assert_eq!(summary["conversations"]["failed"], 1, "the first failure stops the run");
+        assert_eq!(
+            summary["conversations"]["failed"], 0,
+            "not the conversations' fault: {summary}"
+        );
+        let left = summary["conversations"]["left"].as_u64().unwrap_or_default();
+        assert!(left >= 1, "the first call stops the run, the one it was for left: {summary}");
+        assert_eq!(summary["llm"]["failures"], 1, "{summary}");
     }
     assert_eq!(server.received_requests().await.unwrap().len(), 3, "one call per run");
     assert_eq!(d.json(&["status"])["failed_ranges"], json!([]));
@@ -272,15 +281,18 @@ async fn a_model_that_refuses_the_key_charges_no_attempt_and_stops_the_run() {
 /// A model failing call after call (hung, overloaded, broken) ends the
 /// run's work after a few conversations fail in a row: each further one
 /// would wait out its timeout and retries the same way, stretching the run
-/// to hours (ops round 4, M1). Those that failed are charged; the rest wait
-/// uncharged for the next run.
+/// to hours (ops round 4, M1). A model that has answered nothing this run
+/// is down, not failing on those conversations: no attempt is charged, so
+/// an outage longer than `max_attempts` runs gives nothing up (ops round 5,
+/// M7).
 #[tokio::test(flavor = "multi_thread")]
 async fn a_model_failing_call_after_call_ends_the_run_early() {
     let (healthy, server) = model_failing_with(503).await;
     let d = Dreamd::sqlite()
         .with_model(&server.uri())
         .env("DREAMD_LLM__MAX_RETRIES", "0")
-        .env("DREAMD_LLM__CONCURRENCY", "1");
+        .env("DREAMD_LLM__CONCURRENCY", "1")
+        .env("DREAMD_SELECTION__MAX_ATTEMPTS", "2");
     let lines: Vec<String> = (0..8)
         .map(|i| user(&format!("c{i}"), "m1", "I prefer tables", "2026-11-28T00:00:00Z"))
         .collect();
@@ -293,7 +305,11 @@ async fn a_model_failing_call_after_call_ends_the_run_early() {
     assert!(run.stderr.contains("the model failed this many steps in a row"), "{}", run.stderr);
     let status = d.json(&["status"]);
     assert_eq!(status["backlog"]["claims_held"], 0, "the rest released: {status}");
-    assert_eq!(status["failed_ranges"], json!([]), "one failure each is far from max_attempts");
+    for _ in 0..2 {
+        assert_eq!(d.run_once(NOW, &[]).0, 3);
+    }
+    let status = d.json(&["status"]);
+    assert_eq!(status["failed_ranges"], json!([]), "an outage charges no one: {status}");
     healthy.store(true, Ordering::SeqCst);
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!((code, summary["conversations"]["done"].as_u64()), (0, Some(8)), "{summary}");
