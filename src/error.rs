@@ -99,6 +99,14 @@ impl Error {
         )
     }
 
+    /// Whether the database file was deleted or replaced under this
+    /// process ([`DatabaseReplaced`]): no later run can write, so a
+    /// service exits and its manager starts it on the new file.
+    pub fn is_database_replaced(&self) -> bool {
+        matches!(self, Error::Database { source: sqlx::Error::Io(e), .. }
+            if e.get_ref().is_some_and(|inner| inner.is::<DatabaseReplaced>()))
+    }
+
     /// Wraps a database error with what was being done, for `map_err`.
     pub fn db(context: impl Into<String>) -> impl FnOnce(sqlx::Error) -> Error {
         let context = context.into();
@@ -112,3 +120,10 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The database file this process opened was deleted or replaced at its
+/// path: what it would write goes to a file no one reads (the message says
+/// what to do).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DatabaseReplaced(pub String);

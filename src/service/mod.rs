@@ -91,6 +91,7 @@ pub async fn run<S: Store + Clone + 'static>(
     }
     tokio::pin!(shutdown);
     tokio::pin!(force);
+    let mut fatal = None;
     let stopped = loop {
         tokio::select! {
             _ = &mut shutdown => break Stopped::Gracefully,
@@ -99,8 +100,12 @@ pub async fn run<S: Store + Clone + 'static>(
                 let stop = one_run(store, config, provider, (&mut shutdown, &mut force), &metrics).await;
                 running.store(false, Ordering::SeqCst);
                 match stop {
-                    None => idle_status(&scheduler).await,
-                    Some(stopped) => break stopped,
+                    Ok(None) => idle_status(&scheduler).await,
+                    Ok(Some(stopped)) => break stopped,
+                    Err(e) => {
+                        fatal = Some(e);
+                        break Stopped::Gracefully;
+                    }
                 }
             }
         }
@@ -127,7 +132,7 @@ pub async fn run<S: Store + Clone + 'static>(
         None => stopped,
     };
     tracing::info!(at_once = stopped == Stopped::AtOnce, "dreamd stopped");
-    Ok(stopped)
+    fatal.map_or(Ok(stopped), Err)
 }
 
 /// The HTTP server on `listen`: tokens read from their variables (an unset
@@ -173,14 +178,15 @@ pub async fn serve_http(
 }
 
 /// One scheduled run under the stop rules ([`run_once_until_stopped`]);
-/// the stop that came during it, if any, ends the service after it.
+/// the stop that came during it, if any, ends the service after it, and so
+/// does a database file replaced under the process (an error).
 async fn one_run<S: Store>(
     store: &S,
     config: &Config,
     provider: &Provider,
     (shutdown, force): (impl Future<Output = ()>, impl Future<Output = ()>),
     metrics: &Metrics,
-) -> Option<Stopped> {
+) -> Result<Option<Stopped>> {
     let run_id = new_id();
     let progress_id = run_id.clone();
     let progress = move |done: usize, total: usize| {
@@ -196,12 +202,12 @@ async fn one_run<S: Store>(
     };
     let ended = run_once_until_stopped(store, config, provider, options, shutdown, force).await;
     if let Some(result) = ended.result {
-        report(result, metrics);
+        report(result, metrics)?;
     }
     if config.metrics_listen.is_some() {
         observe_store(store, config, metrics).await;
     }
-    ended.stop
+    Ok(ended.stop)
 }
 
 /// The most failed ranges or users the gauges count.
@@ -229,14 +235,22 @@ async fn observe_store<S: Store>(store: &S, config: &Config, metrics: &Metrics) 
     }
 }
 
-fn report(result: Result<RunSummary>, metrics: &Metrics) {
+/// Counts a run's result; a database file deleted or replaced under the
+/// process is returned, since no later run could write either.
+fn report(result: Result<RunSummary>, metrics: &Metrics) -> Result<()> {
     match result {
         Ok(summary) => metrics.record(&summary),
+        Err(e) if e.is_database_replaced() => {
+            metrics.record_error();
+            tracing::error!(error = %e, "run failed; dreamd exits so that its service manager starts it on the file now at that path");
+            return Err(e);
+        }
         Err(e) => {
             metrics.record_error();
             tracing::error!(error = %e, "run failed; the next tick tries again");
         }
     }
+    Ok(())
 }
 
 /// How a run under the stop rules ended.

@@ -156,7 +156,8 @@ impl OpenedFile {
              nothing more is written to it, since it would be lost: restart dreamd to use the file at that path",
             self.path.display()
         );
-        Err(sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::NotFound, why)))
+        let replaced = crate::error::DatabaseReplaced(why);
+        Err(sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::NotFound, replaced)))
     }
 }
 
@@ -359,6 +360,7 @@ mod tests {
         let written = store.release_claims("run").await.expect_err("no write to a deleted file");
         assert!(written.is_unreachable(), "a run stops taking work: {written}");
         assert!(written.to_string().contains("was deleted or replaced"), "{written}");
+        assert!(written.is_database_replaced(), "a service exits on it: {written}");
         let health = store.schema().await.expect_err("not healthy");
         assert!(health.to_string().contains("restart dreamd"), "{health}");
     }

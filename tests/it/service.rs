@@ -484,6 +484,30 @@ async fn the_metrics_endpoint_counts_runs() {
     }
 }
 
+/// A database file deleted under the service (ops round 5, M2): no later
+/// run could write, so the service exits 1 at the next run, saying why,
+/// and systemd's `Restart=on-failure` starts it on the file at that path.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_service_exits_when_its_database_file_is_deleted() {
+    let d = Dreamd::sqlite();
+    d.ingest(&[line("u1", "c1", "m1", "user", "hi", &yesterday())]);
+    let mut child = daemon(&d, "daemon.log");
+    let finished = |d: &Dreamd| {
+        log_lines(d, "daemon.log").iter().filter(|l| l["message"] == "run finished").count()
+    };
+    wait_until("a first run", Duration::from_secs(20), async || finished(&d) >= 1).await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(d.path(&format!("dreamd.db{suffix}")));
+    }
+    let (code, _) = exit_within(&mut child, Duration::from_secs(20));
+    assert_eq!(code, 1, "a service manager restarts it");
+    let lines = log_lines(&d, "daemon.log");
+    let said = lines
+        .iter()
+        .any(|l| l["error"].as_str().is_some_and(|e| e.contains("was deleted or replaced")));
+    assert!(said, "the error names the cause: {lines:?}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn run_on_start_runs_before_the_first_tick() {
     let d = Dreamd::sqlite()
