@@ -90,14 +90,47 @@ pub async fn run(config: &Config, format: Format) -> Result<()> {
 
 async fn database(config: &Config) -> std::result::Result<String, Failure> {
     match &config.database {
-        DatabaseUrl::Sqlite(path) => SqliteStore::open(path)
-            .await
-            .map(|_| format!("SQLite {} opened, migrations applied", path.display())),
+        DatabaseUrl::Sqlite(path) => sqlite(path).await,
         DatabaseUrl::Postgres(url) => PgStore::open(url)
             .await
-            .map(|_| format!("PostgreSQL {} reachable, migrations applied", mask_url_secrets(url))),
+            .map(|_| format!("PostgreSQL {} reachable, migrations applied", mask_url_secrets(url)))
+            .map_err(|e| Failure {
+                detail: e.to_string(),
+                not_the_configuration: e.exit_code() == 1,
+            }),
     }
-    .map_err(|e| Failure { detail: e.to_string(), not_the_configuration: e.exit_code() == 1 })
+}
+
+/// A SQLite database as the service will find it, read without writing:
+/// a check run as root in another directory must not create a database
+/// there, nor leave files beside the service's that its user cannot open.
+async fn sqlite(path: &std::path::Path) -> std::result::Result<String, Failure> {
+    let shown = path.display();
+    if !path.exists() {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        return match dir {
+            Some(dir) if !dir.is_dir() => Err(format!(
+                "SQLite {shown}: its directory {} does not exist; create it (the unit's StateDirectory does) or set database.url",
+                dir.display()
+            )
+            .into()),
+            _ => Ok(format!("SQLite {shown} does not exist yet; dreamd creates it at its first start")),
+        };
+    }
+    let schema = SqliteStore::schema_untouched(path)
+        .await
+        .map_err(|e| Failure { detail: e.to_string(), not_the_configuration: true })?;
+    if !schema.unknown.is_empty() || !schema.failed.is_empty() {
+        return Err(format!(
+            "SQLite {shown}: migrations {:?} are not this release's and {:?} failed; use the dreamd that wrote them",
+            schema.unknown, schema.failed
+        )
+        .into());
+    }
+    Ok(match schema.missing.len() {
+        0 => format!("SQLite {shown} readable, migrations current"),
+        n => format!("SQLite {shown} readable; {n} migration(s) to apply at the next start"),
+    })
 }
 
 /// The bearer tokens as the service reads them at start: every variable

@@ -74,6 +74,9 @@ impl Error {
             | Error::NotFound { .. }
             | Error::Stale(_)
             | Error::IngestRejected(_) => 2,
+            // A database URL sqlx cannot read (a port that is no number,
+            // a broken IPv6 address): the configuration's fault.
+            Error::Database { source: sqlx::Error::Configuration(_), .. } => 2,
             Error::Database { .. }
             | Error::Unreachable(_)
             | Error::Migrate(_)

@@ -3,6 +3,7 @@
 //! SQLite's SQL differs.
 
 use crate::error::{Error, Result};
+use crate::store::SchemaState;
 use crate::store::recall_cache::RecallCache;
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -93,6 +94,46 @@ impl SqliteStore {
             drop(dialect::writer(&writer).await.map_err(opening())?);
         }
         Ok(SqliteStore { pool, writer, recall_cache: None })
+    }
+
+    /// The schema of the database file at `path`, read without writing a
+    /// byte or creating a file: what `config --check` reports of the
+    /// service's database, since a check run as root must neither create
+    /// the database nor leave a `-shm` file the service's user cannot
+    /// open. While the log files exist (a process has the database open)
+    /// they are read as they are; otherwise the file is read `immutable`.
+    pub async fn schema_untouched(path: &Path) -> Result<SchemaState> {
+        use sqlx::{ConnectOptions, Connection};
+        let reading =
+            || Error::db(format!("reading SQLite database {} without writing", path.display()));
+        let beside = |suffix: &str| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            std::path::PathBuf::from(name).exists()
+        };
+        let logs_open = beside("-wal") && beside("-shm");
+        let mut conn = SqliteConnectOptions::new()
+            .filename(path)
+            .read_only(true)
+            .immutable(!logs_open)
+            .connect()
+            .await
+            .map_err(reading())?;
+        let applied: Vec<(i64, bool)> =
+            sqlx::query_as("SELECT version, success FROM _sqlx_migrations ORDER BY version")
+                .fetch_all(&mut conn)
+                .await
+                .or_else(|e| match &e {
+                    // A database no dreamd has opened yet: no migration applied.
+                    sqlx::Error::Database(d) if d.message().contains("no such table") => {
+                        Ok(Vec::new())
+                    }
+                    _ => Err(e),
+                })
+                .map_err(reading())?;
+        let _ = conn.close().await;
+        let known = dialect::MIGRATOR.iter().filter(|m| !m.migration_type.is_down_migration());
+        Ok(SchemaState::compare(known.map(|m| m.version), &applied))
     }
 
     /// Closes every connection and checkpoints the write-ahead log, so the

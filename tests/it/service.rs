@@ -534,9 +534,17 @@ async fn run_on_start_runs_before_the_first_tick() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn config_check_says_precisely_what_is_wrong() {
-    let good = Dreamd::sqlite().run(&["config", "--check"]);
+    let fresh = Dreamd::sqlite();
+    let good = fresh.run(&["config", "--check"]);
     assert_eq!(good.code, 0, "{}", good.stderr);
     assert_eq!(good.stdout.lines().filter(|l| l.starts_with("ok")).count(), 4, "{}", good.stdout);
+    // A check writes nothing: no database made where it was run (ops round
+    // 5, M4), and one that exists is read as it is, migrations not applied.
+    assert!(good.stdout.contains("does not exist yet"), "{}", good.stdout);
+    assert!(!fresh.path("dreamd.db").exists(), "the check created a database");
+    fresh.ingest(&[line("u1", "c1", "m1", "user", "hi", &yesterday())]);
+    let again = fresh.run(&["config", "--check"]);
+    assert!(again.stdout.contains("readable, migrations current"), "{}", again.stdout);
 
     let server = wiremock::MockServer::start().await;
     wiremock::Mock::given(wiremock::matchers::path("/models"))
@@ -602,6 +610,10 @@ async fn config_check_says_precisely_what_is_wrong() {
     let run = away.run(&["config", "--check"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("database could not be reached from here"), "{}", run.stderr);
+    // A URL that cannot be read is the configuration's fault (ops round 5, M6).
+    let unread = Dreamd::sqlite().env("DREAMD_DATABASE__URL", "postgres://u@host:notaport/db");
+    let run = unread.run(&["config", "--check"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
 
     let d = Dreamd::sqlite();
     std::fs::write(
