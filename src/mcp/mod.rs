@@ -5,6 +5,8 @@
 //! whom the caller may act for, and turns refusals into tool errors
 //! (`isError: true`).
 
+mod stdio;
+
 use crate::error::{Error, Result};
 use crate::tools::args::{
     EditArgs, ListArgs, MemoryArgs, RecallArgs, RememberArgs, SuggestionArgs,
@@ -227,7 +229,7 @@ impl ServerHandler for DreamdMcp {
 pub async fn serve(engine: Arc<dyn Engine>, access: Access) -> Result<()> {
     let io =
         |e: String| Error::Io { context: "MCP transport".into(), source: std::io::Error::other(e) };
-    let running = match DreamdMcp::new(engine, access).serve(rmcp::transport::stdio()).await {
+    let running = match DreamdMcp::new(engine, access).serve(stdio::transport()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
         Err(e) => return Err(io(e.to_string())),

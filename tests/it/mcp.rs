@@ -176,3 +176,48 @@ async fn the_server_exits_when_stdin_closes() {
     };
     assert!(status.success());
 }
+
+/// A host's stray line (an empty one, a log line, JSON that is no MCP
+/// message) is answered with JSON-RPC's error and the server goes on; the
+/// requests written just before stdin closes are still answered (HTTP
+/// review of December 2026: rmcp alone ended at the first bad line, and
+/// dropped what was in flight at the end of its input).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bad_line_is_answered_and_requests_before_the_end_of_input_are_too() {
+    use std::io::{Read, Write};
+    let d = Dreamd::sqlite().env("DREAMD_MCP__USERS", r#"["*"]"#);
+    let mut child = d
+        .command(&["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "",
+        "not json at all",
+        r#"{"jsonrpc":"2.0","id":"x"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":{"user_id":"jay","text":"Put the result first","kind":"presentation","scope":"global"}}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+    ];
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{}\n", lines.join("\n")).as_bytes()).unwrap();
+    drop(stdin);
+    let mut out = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    assert!(child.wait().unwrap().success());
+    let answers: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let code_for = |id: serde_json::Value| {
+        answers.iter().find(|a| a["id"] == id).map(|a| a["error"]["code"].clone())
+    };
+    assert_eq!(code_for(json!(null)), Some(json!(-32700)), "{out}");
+    assert_eq!(code_for(json!("x")), Some(json!(-32600)), "{out}");
+    for id in [1, 2, 3] {
+        assert_eq!(code_for(json!(id)), Some(serde_json::Value::Null), "id {id} answered: {out}");
+    }
+    let remembered = d.json(&["memories", "list", "--user", "jay"]);
+    assert_eq!(remembered.as_array().map(Vec::len), Some(1), "the remember was carried out");
+}
