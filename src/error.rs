@@ -102,6 +102,17 @@ impl Error {
         )
     }
 
+    /// Whether another writer held the database past the wait for its lock
+    /// (SQLite's `database is locked`, PostgreSQL's lock or connection
+    /// limits): the request may succeed if tried again.
+    pub fn is_busy(&self) -> bool {
+        let Error::Database { source: sqlx::Error::Database(e), .. } = self else { return false };
+        let code = e.code().unwrap_or_default();
+        // SQLite's extended codes keep the primary one in their low byte.
+        let sqlite = code.parse::<i32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6));
+        sqlite || matches!(code.as_ref(), "55P03" | "53300" | "57P03" | "40P01")
+    }
+
     /// Whether the database file was deleted or replaced under this
     /// process ([`DatabaseReplaced`]): no later run can write, so a
     /// service exits and its manager starts it on the new file.

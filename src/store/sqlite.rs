@@ -383,6 +383,30 @@ mod tests {
         store.apply(Vec::new()).await.expect("and the one after it");
     }
 
+    /// Another process holding the write lock past the wait is a busy
+    /// database, which a tool call answers 503 `unavailable` (try again),
+    /// not 500 `internal` (HTTP review of December 2026, M2).
+    #[tokio::test]
+    async fn a_lock_held_past_the_wait_is_a_busy_database() {
+        use sqlx::{ConnectOptions, Connection};
+        let dir = tempfile::tempdir().expect("a scratch directory");
+        let path = dir.path().join("t.db");
+        let store =
+            SqliteStore::open_waiting(&path, Duration::from_millis(50)).await.expect("opens");
+        let mut other = SqliteConnectOptions::new()
+            .filename(&path)
+            .connect()
+            .await
+            .expect("a second connection");
+        sqlx::query("BEGIN EXCLUSIVE").execute(&mut other).await.expect("the lock");
+        let busy = store.release_claims("run").await.expect_err("the lock is held");
+        assert!(busy.is_busy(), "{busy}");
+        let refusal = crate::tools::Refusal::from(busy);
+        assert_eq!(refusal.code.as_str(), "unavailable", "{}", refusal.message);
+        sqlx::query("ROLLBACK").execute(&mut other).await.expect("released");
+        let _ = other.close().await;
+    }
+
     /// A database file deleted under a running process: its writes would go
     /// to the unlinked file and be lost (ops round 4, M6), so every write
     /// and the health check say so instead.

@@ -133,6 +133,7 @@ pub struct SuggestionArgs {
 /// `GET /v1/memories`: a user's memories in creation order, a page at a time.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct MemoryQuery {
     #[param(min_length = 1, max_length = 256)]
     pub user_id: String,
@@ -154,6 +155,7 @@ pub struct MemoryQuery {
 /// `GET /v1/suggestions`: a user's suggestions in creation order, a page at a time.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct SuggestionQuery {
     #[param(min_length = 1, max_length = 256)]
     pub user_id: String,
@@ -175,6 +177,7 @@ pub struct SuggestionQuery {
 /// `GET /v1/loads`: which memories agents loaded, oldest first, a page at a time.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct LoadQuery {
     #[param(min_length = 1, max_length = 256)]
     pub user_id: String,

@@ -102,6 +102,13 @@ impl From<Error> for Refusal {
                 tracing::warn!(error = %e, "a tool call found the database unreachable");
                 Refusal::new(Code::Unavailable, "the database cannot be reached; try again later")
             }
+            Error::Database { .. } if e.is_unreachable() || e.is_busy() => {
+                tracing::warn!(error = %e, "a tool call found the database busy or unreachable");
+                Refusal::new(
+                    Code::Unavailable,
+                    "the database is busy or cannot be reached; try again later",
+                )
+            }
             Error::Database { .. } | Error::Migrate(_) | Error::Corrupt(_) | Error::Io { .. } => {
                 tracing::error!(error = %e, "a tool call failed in the store");
                 Refusal::new(Code::Internal, "the store failed; the server's log has the detail")

@@ -286,6 +286,18 @@ async fn list_endpoints_page_and_filter(d: Dreamd) {
         assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{path}");
         assert!(message.contains("next_cursor"), "{path}: {message}");
     }
+    // A misspelt filter is refused by name, not ignored (which listed every
+    // status, deleted memories included).
+    for path in [
+        "/v1/memories?user_id=jay&stauts=active",
+        "/v1/suggestions?user_id=jay&kinds=background",
+        "/v1/loads?user_id=jay&conversation=c1",
+    ] {
+        let (status, code, message) = refusal(api.get(JAY_TOKEN, path).await);
+        assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{path}");
+        let name = path.rsplit('&').next().unwrap().split('=').next().unwrap();
+        assert!(message.contains(name), "{path}: {message}");
+    }
 }
 
 async fn every_refusal_has_its_code_and_never_repeats_the_text(d: Dreamd) {
