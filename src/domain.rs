@@ -173,6 +173,7 @@ names!(
         Duplicate = "duplicate",
         TooMany = "too_many",
         Tombstoned = "tombstoned",
+        QuoteCut = "quote_cut",
     }
 );
 names!(

@@ -9,7 +9,9 @@ use crate::domain::{
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::wire::{Item, ProposedSlip};
 use crate::text;
+use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 /// What a chunk's slips are checked against.
 pub struct Checks<'a> {
@@ -115,6 +117,34 @@ fn is_one_off(quote: &str, message: &str) -> bool {
     text::has_one_off_marker(&quote) || text::one_off_in_its_sentence(&quote, &message)
 }
 
+/// Whether the quote was cut off right after a word that turns it around
+/// or gives it to someone else, so that the words quoted say the opposite
+/// of what the user said, or say it of another person: `我不负责发酵乳配方`
+/// quoted as `负责发酵乳配方`, `I am not on the QA team` as `on the QA
+/// team`, `不要用表格` as `用表格`, `我同事老王负责检测` as `负责检测`. Read
+/// as the detectors read text.
+fn is_cut_from_its_sense(quote: &str, message: &str) -> bool {
+    static TURNED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:不|没|没有|别|未|非|无|不要|不用|不必|不想|不需要|不喜欢|不再|从不|从没|并非|不是|\bnot|n't|\bnever|\bno\s+longer|\bno|\bdon'?t|\bdo\s+not|\bstop|\bnobody|\bno\s+one)\s*$",
+        )
+        .expect("a valid pattern")
+    });
+    static SOMEONE_ELSE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:同事|老板|领导|主管|经理|老师|师傅|他|她|他们|她们|(?:老|小)[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江薛段雷侯龙陶贺顾毛郝龚邵钱严武戴孔]|\bmy\s+(?:colleague|boss|manager|co-?worker|teammate|friend|wife|husband)(?:\s+[a-z]+)?|\b(?:he|she|they)(?:'s|\s+is|\s+was|\s+are)?)\s*$",
+        )
+        .expect("a valid pattern")
+    });
+    let (quote, message) = (detect::view(quote), detect::view(message));
+    let Some(at) = message.find(&quote) else { return false };
+    let before = &message[..at];
+    let clause = before.rsplit([',', '.', ';', '!', '?', ':', '\n']).next().unwrap_or_default();
+    // `其他报告都用表格` quoted as `报告都用表格`: 其他 is "other", no one.
+    let someone_else = SOMEONE_ELSE.is_match(clause) && !clause.trim_end().ends_with("其他");
+    TURNED.is_match(clause) || someone_else
+}
+
 fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     let Some(message) = c.messages.get(p.message_id.as_str()) else {
         return Err(if c.context_ids.contains(&p.message_id.as_str()) {
@@ -149,6 +179,9 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     }
     if durability != Durability::Until && is_one_off(&quote, &message.content) {
         return Err(DropReason::OneOff);
+    }
+    if is_cut_from_its_sense(&quote, &message.content) {
+        return Err(DropReason::QuoteCut);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
     if keeps_out(c.tombstones, &content, &[&quote], Some(message.created_at)) {
@@ -494,6 +527,51 @@ mod tests {
         let verdict = validate(answer.slips, &checks);
         assert_eq!(verdict.kept.len(), 1);
         assert_eq!(verdict.dropped.get(&DropReason::Malformed), Some(&3));
+    }
+
+    /// A quote cut off after a negation or another person's name says
+    /// the opposite of the user's words, or says it of someone else
+    /// (hostile-model review of December 2026, M3); a quote from a
+    /// clause's head, or after the speaker, stays.
+    #[test]
+    fn a_quote_cut_from_its_sense_is_dropped() {
+        for (message, quote) in [
+            ("我不负责发酵乳配方，那是隔壁组的事", "负责发酵乳配方"),
+            ("I am not on the QA team anymore", "on the QA team anymore"),
+            ("以后不要用表格", "用表格"),
+            ("Please don't use tables for the summaries", "use tables for the summaries"),
+            ("我同事老王负责乳品微生物检测", "负责乳品微生物检测"),
+            ("My colleague Li handles the micro tests", "handles the micro tests"),
+        ] {
+            assert!(is_cut_from_its_sense(quote, message), "{quote:?} of {message:?}");
+        }
+        for (message, quote) in [
+            ("我负责乳品微生物检测", "负责乳品微生物检测"),
+            ("其他报告都用表格", "报告都用表格"),
+            ("每小时记录一次温度", "记录一次温度"),
+            ("不喜欢长段落，以后用列表", "以后用列表"),
+            ("I handle the micro tests myself", "handle the micro tests"),
+        ] {
+            assert!(!is_cut_from_its_sense(quote, message), "{quote:?} of {message:?}");
+        }
+        let turned = message(2, "m2", Role::User, "我不负责发酵乳配方，那是隔壁组的事");
+        let allowed = vec!["global".to_owned()];
+        let checks = Checks {
+            user_id: "u1",
+            conversation_id: "c1",
+            run_id: "r1",
+            now: "2026-11-29T12:00:00Z".parse().unwrap(),
+            messages: [("m2", &turned)].into_iter().collect(),
+            context_ids: Vec::new(),
+            context_texts: Vec::new(),
+            seen: &[],
+            allowed_scopes: &allowed,
+            detector: &Detector::default(),
+            tombstones: &[],
+        };
+        let slip = proposed("m2", "负责发酵乳配方", "background", "global", "lasting");
+        let verdict = validate(vec![Item::Valid(slip)], &checks);
+        assert_eq!(verdict.dropped.get(&DropReason::QuoteCut), Some(&1), "{:?}", verdict.dropped);
     }
 
     /// A deleted text stays out of the slips too (§7): the model may not
