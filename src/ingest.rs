@@ -34,6 +34,9 @@ pub struct IngestSummary {
     pub lines: u64,
     pub messages_new: u64,
     pub duplicates: u64,
+    /// Of the duplicates, lines whose message was stored with other
+    /// content (the stored one is kept; each is named in a warning).
+    pub conflicting: u64,
     pub conversations: u64,
     pub users: u64,
 }
@@ -54,13 +57,33 @@ pub async fn ingest<S: Store>(
     input.finish()?;
     let mut source = spill.into_source()?;
     let written = store.ingest(&mut source).await?;
+    warn_of_conflicts(&written.conflicting_lines);
     Ok(IngestSummary {
         lines: input.lines,
         messages_new: written.messages_new,
         duplicates: input.lines - written.messages_new,
+        conflicting: written.conflicting_lines.len() as u64,
         conversations: input.owners.len() as u64,
         users: input.users.len() as u64,
     })
+}
+
+/// Names the lines that reused a stored message's id with other content:
+/// not an error (the stored message stands, and a line sent again is
+/// normal), but an agent that rewrites messages under their ids would
+/// otherwise lose the new text without a word.
+fn warn_of_conflicts(lines: &[usize]) {
+    const NAMED: usize = 10;
+    if lines.is_empty() {
+        return;
+    }
+    let named: Vec<String> = lines.iter().take(NAMED).map(usize::to_string).collect();
+    let more = lines.len().saturating_sub(NAMED);
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    tracing::warn!(
+        "lines {}{more}: a message with that conversation_id and message_id is already stored with other content; the stored one is kept (give a changed message a new message_id)",
+        named.join(", ")
+    );
 }
 
 /// Validated messages waiting for the write: in memory, then in a file.

@@ -220,8 +220,12 @@ pub fn slip_lines(slips: &[Slip]) -> String {
 }
 
 pub fn ingest_summary(s: &IngestSummary) -> String {
+    let conflicting = match s.conflicting {
+        0 => String::new(),
+        n => format!(" ({n} with other content than the stored message, which is kept)"),
+    };
     format!(
-        "ingested {} lines: {} new messages, {} duplicates, {} conversations, {} users\n",
+        "ingested {} lines: {} new messages, {} duplicates{conflicting}, {} conversations, {} users\n",
         s.lines, s.messages_new, s.duplicates, s.conversations, s.users
     )
 }

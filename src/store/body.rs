@@ -256,9 +256,13 @@ async fn foreign_conversations(
         .collect())
 }
 
-/// Inserts the batch, skipping stored messages; returns how many were new.
-async fn insert_messages(conn: &mut Conn, batch: &[NewMessage]) -> Result<u64> {
-    let mut inserted = 0;
+/// Inserts the batch, skipping stored messages; counts the new ones, and
+/// notes the lines whose message was stored with other content.
+async fn insert_messages(
+    conn: &mut Conn,
+    batch: &[NewMessage],
+    written: &mut IngestWritten,
+) -> Result<()> {
     for chunk in batch.chunks(dialect::ROWS_PER_INSERT) {
         let mut query = QueryBuilder::<Db>::new(
             "INSERT INTO messages (conversation_id, message_id, user_id, role, content, created_at) ",
@@ -273,9 +277,41 @@ async fn insert_messages(conn: &mut Conn, batch: &[NewMessage]) -> Result<u64> {
         });
         query.push(" ON CONFLICT (conversation_id, message_id) DO NOTHING");
         let what = format!("inserting messages from line {}", chunk[0].line);
-        inserted += exec(conn, query.build(), &what).await?;
+        let inserted = exec(conn, query.build(), &what).await?;
+        written.messages_new += inserted;
+        if inserted < chunk.len() as u64 {
+            written.conflicting_lines.extend(differing_from_stored(conn, chunk).await?);
+        }
     }
-    Ok(inserted)
+    Ok(())
+}
+
+/// The lines of `chunk` whose message is stored with other content (an
+/// agent that regenerated a message under its id): a line sent again as it
+/// was is a duplicate, this is not, and the caller says so.
+async fn differing_from_stored(conn: &mut Conn, chunk: &[NewMessage]) -> Result<Vec<usize>> {
+    let message_ids: Vec<String> = chunk.iter().map(|m| m.message_id.clone()).collect();
+    let query = sqlx::query_as::<_, (String, String, String)>(sql(format!(
+        "SELECT conversation_id, message_id, content FROM messages WHERE message_id IN {}",
+        ids_at("$1")
+    )))
+    .bind(ids(&message_ids));
+    let stored: HashMap<(String, String), String> = query
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(Error::db(format!("reading stored messages from line {}", chunk[0].line)))?
+        .into_iter()
+        .map(|(conversation, message, content)| ((conversation, message), content))
+        .collect();
+    Ok(chunk
+        .iter()
+        .filter(|m| {
+            stored
+                .get(&(m.conversation_id.clone(), m.message_id.clone()))
+                .is_some_and(|content| *content != m.content)
+        })
+        .map(|m| m.line)
+        .collect())
 }
 
 /// Moves a conversation's watermark from `$3` to `$1` and resets its failed
@@ -602,7 +638,7 @@ impl Store for Backend {
             if rejected {
                 continue;
             }
-            written.messages_new += insert_messages(&mut tx, &batch).await?;
+            insert_messages(&mut tx, &batch, &mut written).await?;
             for m in batch.iter().filter(|m| !m.scopes.is_empty()) {
                 let entry = scopes.entry(m.conversation_id.clone()).or_default();
                 entry.extend(m.scopes.iter().map(|s| s.as_str().to_owned()));
@@ -1286,7 +1322,7 @@ impl Store for Backend {
         let what = format!("copying conversation {}", c.conversation_id);
         let mut writer = self.writer().await?;
         let mut tx = begin_write(&mut writer, &what).await?;
-        insert_messages(&mut tx, messages).await?;
+        insert_messages(&mut tx, messages, &mut IngestWritten::default()).await?;
         let scopes = BTreeSet::from_iter(c.scopes.iter().cloned());
         add_conversation_scopes(&mut tx, HashMap::from([(c.conversation_id.clone(), scopes)])).await?;
         let seq_of = "(SELECT seq FROM messages WHERE conversation_id = $1 AND message_id = $2)";

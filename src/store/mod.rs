@@ -35,9 +35,12 @@ pub trait MessageSource {
 }
 
 /// What the store reports after writing an ingest input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IngestWritten {
     pub messages_new: u64,
+    /// Input lines whose message was already stored (same conversation and
+    /// `message_id`) with other content: the stored one is kept.
+    pub conflicting_lines: Vec<usize>,
 }
 
 /// A range of messages given up after `selection.max_attempts` failures.

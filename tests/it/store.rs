@@ -82,8 +82,22 @@ async fn ingest_writes_once_and_counts_duplicates<S: RawSql>(store: &S) {
         (4, 3, 1, 2, 2)
     );
     let again = ingest_text(store, &input).await.unwrap();
-    assert_eq!((again.messages_new, again.duplicates), (0, 4));
+    assert_eq!((again.messages_new, again.duplicates, again.conflicting), (0, 4, 0));
     assert_eq!(store.count("SELECT count(*) FROM messages").await, 3);
+    // A stored message's id with other content (an agent that rewrote it):
+    // the stored one stands, and the line is counted apart (ops round 5, M5),
+    // in the input itself too. `m1` of another conversation is no conflict.
+    let rewritten = [
+        line("u1", "c1", "m1", "user", "以后看报告，都先说结论", "2026-11-20T09:00:00Z"),
+        line("u1", "c1", "m3", "user", "A", "2026-11-20T09:02:00Z"),
+        line("u1", "c1", "m3", "user", "B", "2026-11-20T09:02:00Z"),
+        line("u2", "c2", "m1", "user", "I prefer short answers", "2026-11-20T10:00:00Z"),
+    ]
+    .join("\n");
+    let changed = ingest_text(store, &rewritten).await.unwrap();
+    assert_eq!((changed.messages_new, changed.duplicates, changed.conflicting), (1, 3, 2));
+    let kept = "SELECT count(*) FROM messages WHERE content = '以后看报告，都先说结果'";
+    assert_eq!(store.count(kept).await, 1);
     let no_ids = r#"{"user_id":"u3","conversation_id":"c3","role":"user","content":"hi","created_at":"2026-11-20T09:00:00Z"}"#;
     assert_eq!(ingest_text(store, no_ids).await.unwrap().messages_new, 1);
     assert_eq!(ingest_text(store, no_ids).await.unwrap().messages_new, 0);
