@@ -72,8 +72,12 @@ impl SqliteStore {
             .acquire_timeout(WRITER_QUEUE_TIMEOUT)
             .test_before_acquire(false)
             .connect_with(options.clone())
-            .await
-            .map_err(opening())?;
+            .await;
+        let writer = match writer {
+            Ok(writer) => writer,
+            Err(e) if is_read_only(&e) && path.exists() => return Self::open_to_read(path).await,
+            Err(e) => return Err(opening()(e)),
+        };
         dialect::MIGRATOR.run(&writer).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
@@ -81,6 +85,62 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(opening())?;
+        Self::with_pools(path, pool, writer).await
+    }
+
+    /// A database this user may read but not write (an operator's `dreamd
+    /// status`, a support account's `memories list` on the service's file):
+    /// opened read-only, without migrations, and without creating the
+    /// `-shm` file SQLite would want (read `immutable` while no process has
+    /// the database open, as the log files' absence shows). Writes fail
+    /// saying the database is read-only.
+    async fn open_to_read(path: &Path) -> Result<SqliteStore> {
+        let schema = Self::schema_untouched(path).await?;
+        if !schema.is_current() {
+            let why = format!(
+                "it is read-only to this user and not at this release's schema (migrations missing {:?}, \
+                 unknown {:?}): run this dreamd once as the user that owns it",
+                schema.missing, schema.unknown
+            );
+            return Err(Error::Io {
+                context: format!("opening SQLite database {}", path.display()),
+                source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, why),
+            });
+        }
+        let options = Self::options_to_read(path);
+        let opening = || Error::db(format!("opening SQLite database {} to read", path.display()));
+        let connect = |n| {
+            SqlitePoolOptions::new()
+                .max_connections(n)
+                .test_before_acquire(false)
+                .connect_with(options.clone())
+        };
+        let writer = connect(1).await.map_err(opening())?;
+        let pool = connect(4).await.map_err(opening())?;
+        tracing::debug!(path = %path.display(), "the database is read-only to this user; opened to read");
+        Self::with_pools(path, pool, writer).await
+    }
+
+    /// Read-only options that create no file: the log files as they are
+    /// while a process has the database open, else the main file `immutable`.
+    fn options_to_read(path: &Path) -> SqliteConnectOptions {
+        let beside = |suffix: &str| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            std::path::PathBuf::from(name).exists()
+        };
+        let logs_open = beside("-wal") && beside("-shm");
+        SqliteConnectOptions::new().filename(path).read_only(true).immutable(!logs_open)
+    }
+
+    /// The store on its pools, with the file it opened noted.
+    async fn with_pools(path: &Path, pool: SqlitePool, writer: SqlitePool) -> Result<SqliteStore> {
+        let opening = || {
+            Error::db(format!(
+                "opening SQLite database {} (does its directory exist and is it writable?)",
+                path.display()
+            ))
+        };
         let mut marker = path.as_os_str().to_owned();
         marker.push("-erased");
         let file = Arc::new(OpenedFile::at(path).map_err(Error::io(format!(
@@ -106,19 +166,7 @@ impl SqliteStore {
         use sqlx::{ConnectOptions, Connection};
         let reading =
             || Error::db(format!("reading SQLite database {} without writing", path.display()));
-        let beside = |suffix: &str| {
-            let mut name = path.as_os_str().to_owned();
-            name.push(suffix);
-            std::path::PathBuf::from(name).exists()
-        };
-        let logs_open = beside("-wal") && beside("-shm");
-        let mut conn = SqliteConnectOptions::new()
-            .filename(path)
-            .read_only(true)
-            .immutable(!logs_open)
-            .connect()
-            .await
-            .map_err(reading())?;
+        let mut conn = Self::options_to_read(path).connect().await.map_err(reading())?;
         let applied: Vec<(i64, bool)> =
             sqlx::query_as("SELECT version, success FROM _sqlx_migrations ORDER BY version")
                 .fetch_all(&mut conn)
@@ -149,6 +197,13 @@ impl SqliteStore {
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
     }
+}
+
+/// Whether SQLite refused to write (`SQLITE_READONLY` and its extended
+/// codes: the file or its directory is not writable by this user).
+fn is_read_only(e: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(d) = e else { return false };
+    d.code().and_then(|c| c.parse::<i32>().ok()).is_some_and(|c| c & 0xff == 8)
 }
 
 /// The writer connection, taken from its pool of one and held between

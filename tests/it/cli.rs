@@ -546,3 +546,70 @@ fn a_slow_ingest_does_not_hold_the_database_while_it_reads() {
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!((summary["lines"].as_u64(), summary["messages_new"].as_u64()), (Some(2), Some(2)));
 }
+
+/// The read-only commands work for someone who may read the database but
+/// not write it (an operator's `status`, a support account's list), with no
+/// log files beside it, as after a clean stop; writes fail saying why
+/// (ops round 5, M3: they all failed with "attempt to write a readonly
+/// database"). As root the reader is `nobody` (setpriv); otherwise the
+/// directory and the file are made read-only.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reader_who_cannot_write_the_database_still_reads_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Dreamd::sqlite();
+    let set = d.run(&set_memory("u1", "presentation", "global", "以后看报告都先说结论"));
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    // Closed as the service closes it: checkpointed, the log files gone.
+    dreamd::store::SqliteStore::open(&d.path("dreamd.db")).await.unwrap().close().await;
+    for suffix in ["-wal", "-shm"] {
+        assert!(!d.path(&format!("dreamd.db{suffix}")).exists(), "a clean stop leaves no {suffix}");
+    }
+    let root = running_as_root();
+    let dir_mode = if root { 0o755 } else { 0o555 };
+    std::fs::set_permissions(d.path("dreamd.db"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::set_permissions(d.path(""), std::fs::Permissions::from_mode(dir_mode)).unwrap();
+    let as_reader = |args: &[&str]| {
+        let command = d.command(args);
+        let mut reader = if root {
+            let mut r = std::process::Command::new("setpriv");
+            r.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(command.get_program());
+            r.args(command.get_args());
+            r
+        } else {
+            std::process::Command::new(command.get_program())
+        };
+        if !root {
+            reader.args(command.get_args());
+        }
+        reader.current_dir(d.path("")).env_clear();
+        for (k, v) in command.get_envs() {
+            if let Some(v) = v {
+                reader.env(k, v);
+            }
+        }
+        reader.output().unwrap()
+    };
+    let listed = as_reader(&["memories", "list", "--user", "u1"]);
+    let said = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    assert!(said.contains("以后看报告都先说结论"), "{said}");
+    assert!(as_reader(&["status"]).status.success());
+    let write = as_reader(&[
+        "memories",
+        "set",
+        "--user",
+        "u1",
+        "--kind",
+        "presentation",
+        "--scope",
+        "global",
+        "tables",
+    ]);
+    assert_eq!(write.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&write.stderr).contains("readonly"), "{write:?}");
+    std::fs::set_permissions(d.path(""), std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn running_as_root() -> bool {
+    std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
