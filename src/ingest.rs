@@ -35,7 +35,9 @@ pub struct IngestSummary {
     pub messages_new: u64,
     pub duplicates: u64,
     /// Of the duplicates, lines whose message was stored with other
-    /// content (the stored one is kept; each is named in a warning).
+    /// content (the stored one is kept; each is named in a warning). Said
+    /// in the text summary and the warning, not in §8.2's JSON.
+    #[serde(skip)]
     pub conflicting: u64,
     pub conversations: u64,
     pub users: u64,

@@ -275,6 +275,7 @@ pub async fn run_once<S: Store>(
         seen,
         stop,
         model_answered,
+        deleted: Default::default(),
     };
     let extracted = with_claims_renewed(
         store,

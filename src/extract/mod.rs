@@ -9,7 +9,8 @@ pub mod chunk;
 pub mod validate;
 
 use crate::config::Config;
-use crate::domain::{DropReason, Slip, Time};
+use crate::domain::{DropReason, Slip, Time, Tombstone};
+use crate::error::Error;
 use crate::llm::wire::Item;
 use crate::llm::{Provider, StageOneRequest, Usage};
 use crate::seen::SeenValues;
@@ -17,6 +18,7 @@ use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::{Ending, StepFailure};
 use crate::store::Store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio_util::sync::CancellationToken;
 
@@ -57,6 +59,32 @@ pub struct StageOne<'a, S> {
     pub stop: &'a CancellationToken,
     /// Whether the model has answered a call this run ([`StepFailure::is_charged`]).
     pub model_answered: &'a AtomicBool,
+    /// Each user's tombstones, read once per run.
+    pub deleted: DeletedTexts,
+}
+
+/// Each user's tombstones, read at the first slip of theirs a run checks
+/// and kept for the run: one read per user, not one per conversation (a
+/// run's conversations share the read pool). A deletion during the run is
+/// still kept out of memories by stage two, which reads them anew.
+#[derive(Default)]
+pub struct DeletedTexts(std::sync::Mutex<HashMap<String, Arc<Vec<Tombstone>>>>);
+
+impl DeletedTexts {
+    async fn of<S: Store>(&self, store: &S, user_id: &str) -> Result<Arc<Vec<Tombstone>>, Error> {
+        let known = self.lock().get(user_id).cloned();
+        if let Some(known) = known {
+            return Ok(known);
+        }
+        let read = Arc::new(store.tombstones(user_id).await?);
+        self.lock().insert(user_id.to_owned(), read.clone());
+        Ok(read)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Vec<Tombstone>>>> {
+        // A panic while holding the lock leaves a map of finished reads.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl<S: Store> StageOne<'_, S> {
@@ -228,8 +256,11 @@ impl<S: Store> StageOne<'_, S> {
             .flat_map(|p| [p.quote.as_str(), p.content.as_str()])
             .collect();
         let seen = self.seen.for_texts(self.store, self.config, &c.user_id, now, &texts).await?;
-        let tombstones =
-            if texts.is_empty() { Vec::new() } else { self.store.tombstones(&c.user_id).await? };
+        let tombstones = if texts.is_empty() {
+            Arc::default()
+        } else {
+            self.deleted.of(self.store, &c.user_id).await?
+        };
         let checks = validate::Checks {
             user_id: &c.user_id,
             conversation_id: &c.conversation_id,
