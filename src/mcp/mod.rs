@@ -229,11 +229,32 @@ impl ServerHandler for DreamdMcp {
 pub async fn serve(engine: Arc<dyn Engine>, access: Access) -> Result<()> {
     let io =
         |e: String| Error::Io { context: "MCP transport".into(), source: std::io::Error::other(e) };
-    let running = match DreamdMcp::new(engine, access).serve(stdio::transport()).await {
-        Ok(running) => running,
-        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-        Err(e) => return Err(io(e.to_string())),
+    let (ends, written) = stdio::transport();
+    let served = match DreamdMcp::new(engine, access).serve(ends).await {
+        Ok(running) => running.waiting().await.map(drop).map_err(|e| io(e.to_string())),
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
+        Err(e) => Err(io(handshake_failure(&e))),
     };
-    running.waiting().await.map_err(|e| io(e.to_string()))?;
-    Ok(())
+    written.flushed().await;
+    served
+}
+
+/// Why the handshake failed, without the message rmcp quotes in its own
+/// error (a Debug dump of the request, a `remember` text with it).
+fn handshake_failure(e: &rmcp::service::ServerInitializeError) -> String {
+    use rmcp::service::ServerInitializeError as Failed;
+    match e {
+        Failed::ExpectedInitializeRequest(_) | Failed::ExpectedInitializedNotification(_) => {
+            "the MCP handshake went out of order (initialize, then notifications/initialized)"
+                .into()
+        }
+        Failed::UnsupportedProtocolVersion(v) => format!("unsupported MCP protocol version {v}"),
+        Failed::InitializeFailed(_) | Failed::UnexpectedInitializeResponse(_) => {
+            "the MCP handshake failed".into()
+        }
+        Failed::TransportError { context, .. } => {
+            format!("the MCP transport failed when {context}")
+        }
+        Failed::ConnectionClosed(_) | Failed::Cancelled => "the MCP connection closed".into(),
+    }
 }

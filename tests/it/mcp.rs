@@ -221,3 +221,30 @@ async fn a_bad_line_is_answered_and_requests_before_the_end_of_input_are_too() {
     let remembered = d.json(&["memories", "list", "--user", "jay"]);
     assert_eq!(remembered.as_array().map(Vec::len), Some(1), "the remember was carried out");
 }
+
+/// A request before the handshake ends nothing and says nothing of its
+/// arguments: rmcp ended the server with exit 1 and printed the request,
+/// a `remember` text with it, to stderr (re-test of December 2026, N1).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_before_the_handshake_is_refused_without_a_word_of_it() {
+    use std::io::{Read, Write};
+    let d = Dreamd::sqlite().env("DREAMD_MCP__USERS", r#"["*"]"#);
+    let mut child = d
+        .command(&["mcp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let early = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"user_id":"jay","kind":"background","scope":"global","text":"CANARY-early-text"}}}"#;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{early}\n").as_bytes()).unwrap();
+    drop(stdin);
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(child.wait().unwrap().success(), "{err}");
+    let answer: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!(3), json!(-32002)));
+    assert!(!err.contains("CANARY") && !out.contains("CANARY"), "{err}");
+}
