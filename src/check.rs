@@ -108,14 +108,15 @@ async fn sqlite(path: &std::path::Path) -> std::result::Result<String, Failure> 
     let shown = path.display();
     if !path.exists() {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        return match dir {
-            Some(dir) if !dir.is_dir() => Err(format!(
-                "SQLite {shown}: its directory {} does not exist; create it (the unit's StateDirectory does) or set database.url",
+        // Before the service's first start its state directory does not
+        // exist either (systemd makes it): the install check runs then.
+        return Ok(match dir {
+            Some(dir) if !dir.is_dir() => format!(
+                "SQLite {shown} does not exist yet, nor its directory {}: the unit's StateDirectory makes it at the first start (elsewhere, create it)",
                 dir.display()
-            )
-            .into()),
-            _ => Ok(format!("SQLite {shown} does not exist yet; dreamd creates it at its first start")),
-        };
+            ),
+            _ => format!("SQLite {shown} does not exist yet; dreamd creates it at its first start"),
+        });
     }
     let schema = SqliteStore::schema_untouched(path)
         .await

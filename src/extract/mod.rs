@@ -129,11 +129,10 @@ impl<S: Store> StageOne<'_, S> {
             Ok(()) => {}
             Err(failure) if failure.model_unavailable() => {
                 // The run says once why the model answers no one.
+                // Its claim goes with the run's others when stage one ends:
+                // released now, the run could take it again.
                 outcome.model_unavailable = true;
                 tracing::debug!(stage = "extract", reason = %failure, "conversation left for the next run");
-                if let Err(e) = self.store.release_claim(&candidate.conversation_id, owner).await {
-                    tracing::warn!(error = %e, "could not release the claim; it expires by itself");
-                }
                 outcome.ending = Ending::LeftForLater;
             }
             Err(failure) => {
@@ -144,14 +143,10 @@ impl<S: Store> StageOne<'_, S> {
                 outcome.store_unreachable =
                     matches!(&failure, StepFailure::Store(e) if e.is_unreachable());
                 outcome.model_failing = failure.model_failing();
+                // Uncharged, its claim goes with the run's others when stage
+                // one ends: released now, the run could take it again.
                 let answered = self.model_answered.load(Ordering::Relaxed);
-                if !failure.is_charged(answered) && !outcome.store_unreachable {
-                    if let Err(e) =
-                        self.store.release_claim(&candidate.conversation_id, owner).await
-                    {
-                        tracing::warn!(error = %e, "could not release the claim; it expires by itself");
-                    }
-                } else if !outcome.store_unreachable {
+                if failure.is_charged(answered) && !outcome.store_unreachable {
                     match self
                         .store
                         .record_failure(&candidate.conversation_id, owner, range, max, &reason, now)
