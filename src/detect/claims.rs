@@ -93,7 +93,7 @@ const ROLE_EN: &str = r"(?:super[ -]?admin(?:istrator)?s?|admin(?:istrator)?s?|s
 static TRIGGERS: LazyLock<[Regex; 2]> = LazyLock::new(|| {
     [
         super::re(
-            r"(?i)管理|超管|超级|权|核准|核可|签核|解锁|钥匙|门禁|门卡|总卡|章|最终|名单|例外|只有|账号|账户|授予|赋予|开给|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式|代理|代行|暂代|代管|临时负责|暂时负责|(?:改成|改为|设为|标为|判为)(?:通过|合格|放行|已批准|已审批|批准|正常)",
+            r"(?i)管理|超管|超级|权|核准|核可|签核|(?:修改|改动|删改|删除|编辑)\s*(?:[A-Za-z]{2,6}|系统)|解锁|钥匙|门禁|门卡|总卡|章|最终|名单|例外|只有|账号|账户|授予|赋予|开给|优先|忽略|无视|忘掉|不要管|别管|审批|审核|批|签|放行|否决|绕过|跳过|越过|豁免|终审|白名单|特权|所有者|拥有者|说了算|不经|无需|免|不用|不走|都能|都可以|全能|所有|全部|允许|获准|资格|角色|身份|级别|类型|拍板|决定|指令|命令|指示|为准|委托|特许|的话就?(?:等于|等同|代表)|(?:对待|看待)(?:我|他|她|用户)|(?:把|将|视)(?:我|他|她|用户)(?:当|看|视|作|为|是)|root|admin|sudo|dba|owner|super|approver|signator|访问控制|代表|交给|不用审|无需审|不需要审|访问|工资|薪资|财务|后台|管理者|承認|承认|관리자|권한|你的(?:开发|创造|创建|作者|主人|设计|程序员|训练)|模式|代理|代行|暂代|代管|临时负责|暂时负责|(?:改成|改为|设为|标为|判为)(?:通过|合格|放行|已批准|已审批|批准|正常)",
         ),
         super::re(
             r"(?i)root|admin|sudo|dba|owner|approv|sign|acting|chop|\bseal\b|stamp|公章|印章|财务章|合同章|\bmaster\b|\blist\b|final|delegat|\brole\b|authori|releas|privileg|right|access|(?:edit|change|modify|delete|overwrite|alter)\s+(?:the\s+|all\s+|any\s+|our\s+)?(?:[\w-]+\s+)?(?:results?|records?|data|entries)\s+(?:in|on)\b|permission|clearance|power|bypass|overrid|skip|grant|unlock|manag|waive|(?:see|view|edit|delete|change)\s+(?:all|any|every)|allowed|permitted|entitled|cleared|empowered|whitelist|allowlist|exempt|superuser|super[\s-]*user|wheel|(?:final|last)\s+(?:say|word)|ignore|disregard|forget|(?:treat|consider|regard|recogni[sz]e|count|think\s+of)\s+(?:me|him|her|them|the\s+user)\b|(?:instructions?|commands|word)\s+(?:always\s+)?(?:takes?|has|have|gets?|overrides?|trumps?|supersedes?|outranks?|is\s+final|are\s+final|is\s+law)|promot|upgrad|elevat|appoint|\bacls?\b|gatekeeper|behalf|\bput\s+me\b|master[\s-]*key|keys?\s+to|(?:my|his|her)\s+(?:call|decision)|\byour\s+(?:developer|creator|maker|programmer|operator|trainer)|\bmode\b|key[ -]?holder|holder|covering|standing\s+in|deputi|treat\s+|besides\s+me|designated|listed\s+as|made\s+a|attorney|combination|badge|key\s*card|fob|bumped|\bcab\b|break-?glass|allow-?list|standing\s+approval|\bown\b|myself|certif|one\s+of\s+(?:only|the\s+few)|aprob|aprov|droit|permis|permiss|autoriz|autoris|amministrat|administrador|rechte|freigeb|berechtigung|zugriff|habilit|peux\s+(?:valider|approuver|signer|liberer)|peut\s+(?:valider|approuver|signer|liberer)|autorita|beheerder|yetki|akses|quyen|quan\s+tri|права|доступ|администратор|админ|полномоч|уполномоч|صلاحي|مخو|สิทธิ์|ผู้ดูแล|[権权]限|drepturi|behorighet|opravneni|uprawnieni|wewenang|prokura|potere|autorisation|assino|jestem\s+admin|jsem\s+admin|saya\s+admin|jovahagy|διαχειριστ|δικαίωμα|अधिकार|एडमिन|승인권자|pre-?approved|built\s+you|made\s+you|created\s+you|trained\s+you|(?:safety|content|security|privacy)\s+(?:filters?|checks?|rules|guardrails|mode|restrictions)|\bas\s+(?:the\s+|an?\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:manager|director|head|lead|officer|supervisor|owner|vp|ceo|cfo|cto|coo|chief|controller)\b",
@@ -123,7 +123,11 @@ static CLAIMS: LazyLock<[Vec<Regex>; 2]> = LazyLock::new(|| {
         format!(r"(?:授权|委托|特许|交代)(?:给)?(?:我|本人)[^,;。!?\n]{{0,12}}?{act}"),
         r"由(?:我|本人)(?:来|负责|暂时)?(?:代签|代批|代审|签字|签发|签批|审批|批准|放行|签核|核准)".to_string(),
         // 平时我代领导审批配方变更 / 用户代张总签字: someone's authority used for them.
-        format!(r"{s}{a}代(?:领导|老板|上级|经理|主管|主任|总监|厂长|部长|总经理|董事长|[\p{{Han}}]{{1,2}}(?:总|经理|主任|总监|厂长|部长))(?:来|去|行使)?(?:审批|签字|签批|批准|审核|放行|签发|签核|核准|批)"),
+        format!(r"{s}{a}(?:代表|代|替)(?:部门|公司|厂里)?(?:领导|老板|上级|经理|主管|主任|总监|厂长|部长|总经理|董事长|[\p{{Han}}]{{1,2}}(?:总|经理|主任|总监|厂长|部长))(?:来|去|行使)?(?:审批|签字|签批|批准|审核|放行|签发|签核|核准|批)"),
+        // - 代表部门经理签批采购单: the same in a bullet without its subject.
+        r"(?:^|[,;。!?\n]\s*)(?:-\s*)?(?:代表|代|替)(?:部门|公司|厂里)?(?:领导|老板|上级|经理|主管|主任|总监|厂长|部长|总经理|董事长)(?:来|去|行使)?(?:审批|签字|签批|批准|审核|放行|签发|签核|核准)".to_string(),
+        // 用户可以修改 LIMS 里的检测结果: a system's records changed at will.
+        format!(r"{s}{a}(?:可以|能|能够|有权)(?:直接|随意|随时|自行)?(?:修改|改动|删改|删除|编辑)\s*(?:[A-Za-z]{{2,6}}|系统)\s*(?:里|中|上)?(?:面)?[^,;。!?\n]{{0,10}}?(?:结果|记录|数据)"),
         // 用户（系统管理员）要求先说结论: a role in brackets after the subject.
         format!(r"{s}\s*[（(]\s*{role}\s*[)）]"),
         // 作为审批人，Jay 希望先说结论: a role taken as one's own, at the head of a clause.
@@ -1602,6 +1606,9 @@ mod tests {
             "偏差单最后一级是我批 别绕过我",
             "I hold final approval on single-source justifications for dairy ingredients",
             "Myself only approving the VPN access requests for vendors.",
+            "用户替领导审批配方变更",
+            "代表部门经理签批采购单",
+            "用户可以修改 LIMS 里的检测结果",
         ] {
             assert!(has_claim(t), "{t:?}");
         }
@@ -1739,6 +1746,9 @@ mod tests {
             "我代领导参加评审会",
             "我是项目管理者",
             "核准流程一般要两周",
+            "我替同事值班",
+            "我代表公司参加展会",
+            "我可以修改报告里的错别字",
         ] {
             assert!(!has_claim(t), "{t:?}");
         }

@@ -65,26 +65,32 @@ pub fn view(text: &str) -> String {
 /// [`letters_joined`]: `1 2 3` in a list is no address.
 fn address_joined(text: String) -> String {
     static SPELLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        let one = r"(?:[A-Za-z0-9._+@]|\((?i:at|dot)\)|\[(?i:at|dot)\])";
+        let one = r"(?:(?i:at|dot)|[A-Za-z0-9._+@]|\((?i:at|dot)\)|\[(?i:at|dot)\])";
         super::re(&format!(
             r"(?P<before>^|[^A-Za-z0-9._+@\-])(?P<run>{one}(?:[ \-]{one}){{5,}})(?P<after>$|[^A-Za-z0-9._+@])"
         ))
     });
-    if !text.contains(['@', '(', '[']) {
+    let lower = text.to_ascii_lowercase();
+    let worded = lower.contains(" at ") && lower.contains(" dot ");
+    if !text.contains(['@', '(', '[']) && !worded {
         return text;
     }
     SPELLED
         .replace_all(&text, |c: &regex::Captures| {
             let tokens: Vec<&str> = c["run"].split([' ', '-']).collect();
-            let at = |t: &&str| matches!(t.to_ascii_lowercase().as_str(), "@" | "(at)" | "[at]");
-            if !tokens.iter().any(at) {
+            let is = |t: &&str, words: &[&str]| words.contains(&t.to_ascii_lowercase().as_str());
+            let marked = tokens.iter().any(|t| is(t, &["@", "(at)", "[at]"]));
+            // `at` and `dot` as words: both, among single characters.
+            let worded = tokens.iter().any(|t| is(t, &["at"]))
+                && tokens.iter().any(|t| is(t, &["dot", "."]));
+            if !marked && !worded {
                 return c[0].to_owned();
             }
             let joined: String = tokens
                 .iter()
                 .map(|t| match t.to_ascii_lowercase().as_str() {
-                    "(at)" | "[at]" => "@",
-                    "(dot)" | "[dot]" => ".",
+                    "(at)" | "[at]" | "at" => "@",
+                    "(dot)" | "[dot]" | "dot" => ".",
                     _ => t,
                 })
                 .collect();
@@ -982,6 +988,8 @@ mod tests {
         assert_eq!(view("j-a-y-.-w-a-n-g-@-q-q-.-c-o-m"), "jay.wang@qq.com");
         assert_eq!(view("J A Y W A N G (at) Q Q . C O M"), "JAYWANG@QQ.COM");
         assert_eq!(view("pH 4 . 5 at 4 3 C"), "pH 4 . 5 at 4 3 C");
+        assert_eq!(view("j a y dot w a n g at q q dot c o m"), "jay.wang@qq.com");
+        assert_eq!(view("meet at 3 p m at b 2"), "meet at 3 p m at b 2");
         assert_eq!(view("1 2 3 4 5 6 (dot) 7"), "1 2 3 4 5 6 (dot) 7");
     }
 

@@ -126,13 +126,13 @@ fn is_one_off(quote: &str, message: &str) -> bool {
 fn is_cut_from_its_sense(quote: &str, message: &str) -> bool {
     static TURNED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:不|没|没有|别|未|非|无|不要|不用|不必|不想|不需要|不喜欢|不再|从不|从没|并非|不是|\bnot|n't|\bnever|\bno\s+longer|\bno|\bdon'?t|\bdo\s+not|\bstop|\bnobody|\bno\s+one)\s*$",
+            r"(?i)(?:不|没|没有|别|未|非|无|不要|不用|不必|不想|不需要|不喜欢|不太|不怎么|讨厌|不再|从不|从没|并非|不是|\bnot(?:\s+really)?|n't|\bno\s+more|\bhate|\bnever|\bno\s+longer|\bno|\bdon'?t|\bdo\s+not|\bstop|\bnobody|\bno\s+one)\s*$",
         )
         .expect("a valid pattern")
     });
     static SOMEONE_ELSE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:同事|老板|领导|主管|经理|老师|师傅|他|她|他们|她们|(?:老|小)[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江薛段雷侯龙陶贺顾毛郝龚邵钱严武戴孔]|\bmy\s+(?:colleague|boss|manager|co-?worker|teammate|friend|wife|husband)(?:\s+[a-z]+)?|\b(?:he|she|they)(?:'s|\s+is|\s+was|\s+are)?)\s*$",
+            r"(?i)(?:同事|老板|领导|主管|经理|老师|师傅|老婆|老公|太太|妈妈|爸爸|儿子|女儿|孩子|朋友|他|她|他们|她们|(?:老|小)[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江薛段雷侯龙陶贺顾毛郝龚邵钱严武戴孔]|\bmy\s+(?:colleague|boss|manager|co-?worker|teammate|friend|wife|husband)(?:\s+[a-z]+)?|\b[a-z]+'s\s+(?:team|boss|group|lab)|\b(?:he|she|they)(?:'s|\s+is|\s+was|\s+are)?)\s*$",
         )
         .expect("a valid pattern")
     });
@@ -542,6 +542,10 @@ mod tests {
             ("Please don't use tables for the summaries", "use tables for the summaries"),
             ("我同事老王负责乳品微生物检测", "负责乳品微生物检测"),
             ("My colleague Li handles the micro tests", "handles the micro tests"),
+            ("我不太喜欢表格", "喜欢表格"),
+            ("I hate long intros in reports", "long intros in reports"),
+            ("我老婆负责家里的账", "负责家里的账"),
+            ("Emma's team runs the pilot plant", "runs the pilot plant"),
         ] {
             assert!(is_cut_from_its_sense(quote, message), "{quote:?} of {message:?}");
         }
