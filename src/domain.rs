@@ -562,10 +562,19 @@ pub fn keeps_out(
     quotes: &[&str],
     oldest_said_at: Option<Time>,
 ) -> bool {
+    if tombstones.is_empty() {
+        return false;
+    }
     let fingerprints = crate::text::fingerprints(content);
+    // A deleted text written inside a longer one (`质检部，负责乳品微生物检测；
+    // 另外关注燕麦饮`): any run of its clauses is checked too.
+    let within: Vec<String> = crate::text::clause_runs(content)
+        .into_iter()
+        .map(crate::text::folded_fingerprint)
+        .collect();
     let said_again = crate::text::restates(content, quotes.iter().copied());
     tombstones.iter().any(|t| {
-        fingerprints.contains(&t.fingerprint)
+        (fingerprints.contains(&t.fingerprint) || within.contains(&t.fingerprint))
             && (!said_again || oldest_said_at.is_none_or(|o| o <= t.deleted_at))
     })
 }

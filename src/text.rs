@@ -76,6 +76,33 @@ pub fn folded_fingerprint(text: &str) -> String {
     hex(&Sha256::digest(loose_form(text).as_bytes()))
 }
 
+/// The runs of one or more consecutive clauses of `text` (split at
+/// sentence and clause punctuation), the whole text aside: where a deleted
+/// text written inside a longer one is looked for. At most 32 clauses are
+/// read, so a text gives at most 528 runs.
+pub fn clause_runs(text: &str) -> Vec<&str> {
+    const MOST: usize = 32;
+    let breaks = |c: char| ",.;!?，。；！？、\n".contains(c);
+    let mut clauses = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices().filter(|&(_, c)| breaks(c)) {
+        clauses.push((start, i));
+        start = i + c.len_utf8();
+    }
+    clauses.push((start, text.len()));
+    clauses.truncate(MOST);
+    let mut runs = Vec::new();
+    for (i, &(from, _)) in clauses.iter().enumerate() {
+        for &(_, to) in &clauses[i..] {
+            let run = &text[from..to];
+            if run.len() < text.len() && !run.trim().is_empty() {
+                runs.push(run);
+            }
+        }
+    }
+    runs
+}
+
 /// Every fingerprint a tombstone may hold of a text, old and new.
 pub fn fingerprints(text: &str) -> [String; 3] {
     [fingerprint(text), loose_fingerprint(text), folded_fingerprint(text)]
@@ -407,6 +434,12 @@ mod tests {
         assert!(!restates("报告先写结论", ["配方要标注来源"]));
         assert!(!restates("ZQX夜莺项目的配方评审", ["这个项目的事情先放一放"]));
         assert!(restates("ZQX夜莺项目的配方评审", ["ZQX夜莺项目的配方评审还得继续"]));
+    }
+
+    #[test]
+    fn a_text_s_clause_runs_leave_out_the_whole() {
+        assert_eq!(clause_runs("甲，乙。丙"), vec!["甲", "甲，乙", "乙", "乙。丙", "丙"]);
+        assert!(clause_runs("no clauses here").is_empty());
     }
 
     #[test]

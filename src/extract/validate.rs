@@ -611,14 +611,20 @@ mod tests {
             content: "质检部，负责乳品微生物检测！".into(),
             ..proposed(message_id, quote, "background", "global", "lasting")
         };
+        // Inside a longer content too (re-test of December 2026, N2).
+        let within = ProposedSlip {
+            content: "做燕麦饮货架期报告；质检部，负责乳品微生物检测".into(),
+            ..proposed("m2", "燕麦饮的货架期报告", "background", "global", "lasting")
+        };
         let verdict = validate(
             vec![
                 Item::Valid(slip("m2", "燕麦饮的货架期报告")),
+                Item::Valid(within),
                 Item::Valid(slip("m3", "我在质检部，负责乳品微生物检测")),
             ],
             &checks,
         );
-        assert_eq!(verdict.dropped.get(&DropReason::Tombstoned), Some(&1), "{:?}", verdict.dropped);
+        assert_eq!(verdict.dropped.get(&DropReason::Tombstoned), Some(&2), "{:?}", verdict.dropped);
         assert_eq!(verdict.kept.len(), 1);
         assert_eq!(verdict.kept[0].message_id, "m3");
     }
