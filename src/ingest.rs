@@ -82,8 +82,9 @@ fn warn_of_conflicts(lines: &[usize]) {
     let named: Vec<String> = lines.iter().take(NAMED).map(usize::to_string).collect();
     let more = lines.len().saturating_sub(NAMED);
     let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let lines_named = if lines.len() == 1 { "line" } else { "lines" };
     tracing::warn!(
-        "lines {}{more}: a message with that conversation_id and message_id is already stored with other content; the stored one is kept (give a changed message a new message_id)",
+        "{lines_named} {}{more}: a message with that conversation_id and message_id is already stored with other content; the stored one is kept (give a changed message a new message_id)",
         named.join(", ")
     );
 }

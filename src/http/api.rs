@@ -441,9 +441,16 @@ pub async fn memory(
     State(app): State<Arc<App>>,
     Caller(access): Caller,
     Path(memory_id): Path<String>,
+    QueryArgs(NoArguments {}): QueryArgs<NoArguments>,
 ) -> Answer<Explained> {
     Ok(Json(app.engine.memory(&access, memory_id).await?))
 }
+
+/// A read that takes no query arguments refuses any by name, as the list
+/// endpoints refuse one they do not know.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoArguments {}
 
 #[utoipa::path(get, path = "/v1/suggestions", tag = "resources", params(SuggestionQuery),
     responses((status = 200, description = "A page of the user's suggestions in creation order", body = SuggestionPage), Refusals),

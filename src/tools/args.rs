@@ -36,6 +36,9 @@ fn unknown_argument(rest: &str) -> String {
     let takes: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
     // A name long enough to carry a value is not repeated.
     let name = if name.chars().count() <= 40 { name } else { "(a long name)" };
+    if takes.is_empty() {
+        return format!("unknown argument '{name}'; this takes no query arguments");
+    }
     format!("unknown argument '{name}'; this tool takes {}", takes.join(", "))
 }
 

@@ -289,13 +289,14 @@ async fn list_endpoints_page_and_filter(d: Dreamd) {
     // A misspelt filter is refused by name, not ignored (which listed every
     // status, deleted memories included).
     for path in [
+        "/v1/memories/01a23c4d-0000-7000-8000-000000000000?x=1",
         "/v1/memories?user_id=jay&stauts=active",
         "/v1/suggestions?user_id=jay&kinds=background",
         "/v1/loads?user_id=jay&conversation=c1",
     ] {
         let (status, code, message) = refusal(api.get(JAY_TOKEN, path).await);
         assert_eq!((status, code.as_str()), (400, "invalid_argument"), "{path}");
-        let name = path.rsplit('&').next().unwrap().split('=').next().unwrap();
+        let name = path.rsplit(['&', '?']).next().unwrap().split('=').next().unwrap();
         assert!(message.contains(name), "{path}: {message}");
     }
 }
