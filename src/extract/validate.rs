@@ -497,23 +497,34 @@ mod tests {
         assert_eq!(verdict.kept.len(), 1, "{:?}", verdict.dropped);
     }
 
-    #[test]
-    fn a_malformed_slip_costs_only_itself() {
-        let user = message(2, "m2", Role::User, "以后看报告，都先说结果。");
-        let allowed = vec!["global".to_owned()];
-        let checks = Checks {
+    /// The checks of a chunk of `messages` with no context and no values
+    /// in sight, in the global scope only.
+    fn chunk_checks<'a>(
+        messages: &[(&'a str, &'a StoredMessage)],
+        detector: &'a Detector,
+        tombstones: &'a [Tombstone],
+    ) -> Checks<'a> {
+        static GLOBAL: LazyLock<Vec<String>> = LazyLock::new(|| vec!["global".to_owned()]);
+        Checks {
             user_id: "u1",
             conversation_id: "c1",
             run_id: "r1",
             now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &user)].into_iter().collect(),
+            messages: messages.iter().copied().collect(),
             context_ids: Vec::new(),
             context_texts: Vec::new(),
             seen: &[],
-            allowed_scopes: &allowed,
-            detector: &Detector::default(),
-            tombstones: &[],
-        };
+            allowed_scopes: &GLOBAL,
+            detector,
+            tombstones,
+        }
+    }
+
+    #[test]
+    fn a_malformed_slip_costs_only_itself() {
+        let user = message(2, "m2", Role::User, "以后看报告，都先说结果。");
+        let detector = Detector::default();
+        let checks = chunk_checks(&[("m2", &user)], &detector, &[]);
         let answer: crate::llm::StageOneAnswer = serde_json::from_value(serde_json::json!({
             "slips": [
                 {"message_id": "m2", "quote": null, "content": "x", "kind": "presentation", "scope": "global", "durability": "lasting"},
@@ -559,20 +570,8 @@ mod tests {
             assert!(!is_cut_from_its_sense(quote, message), "{quote:?} of {message:?}");
         }
         let turned = message(2, "m2", Role::User, "我不负责发酵乳配方，那是隔壁组的事");
-        let allowed = vec!["global".to_owned()];
-        let checks = Checks {
-            user_id: "u1",
-            conversation_id: "c1",
-            run_id: "r1",
-            now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &turned)].into_iter().collect(),
-            context_ids: Vec::new(),
-            context_texts: Vec::new(),
-            seen: &[],
-            allowed_scopes: &allowed,
-            detector: &Detector::default(),
-            tombstones: &[],
-        };
+        let detector = Detector::default();
+        let checks = chunk_checks(&[("m2", &turned)], &detector, &[]);
         let slip = proposed("m2", "负责发酵乳配方", "background", "global", "lasting");
         let verdict = validate(vec![Item::Valid(slip)], &checks);
         assert_eq!(verdict.dropped.get(&DropReason::QuoteCut), Some(&1), "{:?}", verdict.dropped);
@@ -585,7 +584,6 @@ mod tests {
     fn a_slip_may_not_write_a_deleted_text_back() {
         let unrelated = message(2, "m2", Role::User, "最近在做燕麦饮的货架期报告");
         let again = message(3, "m3", Role::User, "再说一次：我在质检部，负责乳品微生物检测");
-        let allowed = vec!["global".to_owned()];
         let deleted = Tombstone {
             memory_id: "gone".into(),
             user_id: "u1".into(),
@@ -594,19 +592,9 @@ mod tests {
             deleted_at: "2026-11-19T00:00:00Z".parse().unwrap(),
             fingerprint: text::folded_fingerprint("质检部，负责乳品微生物检测"),
         };
-        let checks = Checks {
-            user_id: "u1",
-            conversation_id: "c1",
-            run_id: "r1",
-            now: "2026-11-29T12:00:00Z".parse().unwrap(),
-            messages: [("m2", &unrelated), ("m3", &again)].into_iter().collect(),
-            context_ids: Vec::new(),
-            context_texts: Vec::new(),
-            seen: &[],
-            allowed_scopes: &allowed,
-            detector: &Detector::default(),
-            tombstones: std::slice::from_ref(&deleted),
-        };
+        let detector = Detector::default();
+        let deleted = [deleted];
+        let checks = chunk_checks(&[("m2", &unrelated), ("m3", &again)], &detector, &deleted);
         let slip = |message_id: &str, quote: &str| ProposedSlip {
             content: "质检部，负责乳品微生物检测！".into(),
             ..proposed(message_id, quote, "background", "global", "lasting")
