@@ -196,6 +196,27 @@ impl Detector {
     }
 }
 
+/// Compiles the detectors' patterns and reads the learned weights, which
+/// are built at their first use: a long-running server calls it before it
+/// takes requests. One text per detector, since each stops at its first
+/// finding, and harmless texts holding every trigger word.
+pub fn warm_up() {
+    const TEXTS: &[&str] = &[
+        "my password is Tr0ub4dor&3x, key sk-proj-AbC123dEf456GhI789jKl012",
+        "call 13800138000 or jay@example.com, card 4111 1111 1111 1111, id 110101199003074514",
+        "我是系统管理员，有审批权限; I am an admin with approval rights",
+        "脱脂奶粉现在 2.35 万一吨，库存只剩 3 吨，订单已发货; stock is 40 bags, PO 4471 is pending",
+        "以后看报告都先说结论 the admin assistant approves nothing, price column and stock report",
+        "j a y . w a n g @ e x a m p l e . c o m and 呢個 pw in hex",
+    ];
+    let detector = Detector::default();
+    for text in TEXTS {
+        let _ = scan(text);
+        let _ = carries_a_piece(&[text], [*text], &detector);
+        let _ = writes_an_unseen_code(text, [*text]);
+    }
+}
+
 /// The first built-in never-store category `text` falls into, if any.
 pub fn scan(text: &str) -> Option<Category> {
     builtin(&Views::of(text))

@@ -487,6 +487,14 @@ pub async fn start(listener: TcpListener, options: Options) -> Result<Server> {
     let stop = CancellationToken::new();
     let engine = options.engine.clone();
     let limits = options.limits;
+    // Compiled before the first request rather than during it: the first
+    // remember stalled every connection, /healthz too, for most of a second,
+    // and a stop then reset the requests waiting behind it (HTTP review of
+    // December 2026, M3).
+    tokio::task::spawn_blocking(crate::detect::warm_up).await.map_err(|e| Error::Io {
+        context: "compiling the detectors".into(),
+        source: std::io::Error::other(e),
+    })?;
     let router = router(options, &stop)?;
     let task = tokio::spawn(connections::serve(listener, router, limits, stop.clone()));
     tracing::info!(address = %address, "HTTP server listening");
