@@ -109,20 +109,20 @@ fn cuts_into_a_finding(quote: &str, message: &str, detector: &Detector) -> bool 
 }
 
 /// Whether a quote, or the sentence it was cut from, asks for something only
-/// this once, read as the detectors read text (Traditional as Simplified,
-/// full-width folded, invisible characters gone), so that `這次`, `ＴＨＩＳ
-/// ＴＩＭＥ` or a zero-width space inside `this time` hide nothing.
+/// this once. Both are given as the detectors read text (`detect::view`:
+/// Traditional as Simplified, full-width folded, invisible characters
+/// gone), so that `這次`, `ＴＨＩＳ ＴＩＭＥ` or a zero-width space inside
+/// `this time` hide nothing.
 fn is_one_off(quote: &str, message: &str) -> bool {
-    let (quote, message) = (detect::view(quote), detect::view(message));
-    text::has_one_off_marker(&quote) || text::one_off_in_its_sentence(&quote, &message)
+    text::has_one_off_marker(quote) || text::one_off_in_its_sentence(quote, message)
 }
 
 /// Whether the quote was cut off right after a word that turns it around
 /// or gives it to someone else, so that the words quoted say the opposite
 /// of what the user said, or say it of another person: `我不负责发酵乳配方`
 /// quoted as `负责发酵乳配方`, `I am not on the QA team` as `on the QA
-/// team`, `不要用表格` as `用表格`, `我同事老王负责检测` as `负责检测`. Read
-/// as the detectors read text.
+/// team`, `不要用表格` as `用表格`, `我同事老王负责检测` as `负责检测`. Both
+/// are given as the detectors read text, as for [`is_one_off`].
 fn is_cut_from_its_sense(quote: &str, message: &str) -> bool {
     static TURNED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
@@ -136,8 +136,7 @@ fn is_cut_from_its_sense(quote: &str, message: &str) -> bool {
         )
         .expect("a valid pattern")
     });
-    let (quote, message) = (detect::view(quote), detect::view(message));
-    let Some(at) = message.find(&quote) else { return false };
+    let Some(at) = message.find(quote) else { return false };
     let before = &message[..at];
     let clause = before.rsplit([',', '.', ';', '!', '?', ':', '\n']).next().unwrap_or_default();
     // `其他报告都用表格` quoted as `报告都用表格`: 其他 is "other", no one.
@@ -177,10 +176,12 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     if quote.chars().count() < MIN_QUOTE_CHARS {
         return Err(DropReason::QuoteTooShort);
     }
-    if durability != Durability::Until && is_one_off(&quote, &message.content) {
+    // Both read the quote and its message as the detectors read text.
+    let (viewed_quote, viewed_message) = (detect::view(&quote), detect::view(&message.content));
+    if durability != Durability::Until && is_one_off(&viewed_quote, &viewed_message) {
         return Err(DropReason::OneOff);
     }
-    if is_cut_from_its_sense(&quote, &message.content) {
+    if is_cut_from_its_sense(&viewed_quote, &viewed_message) {
         return Err(DropReason::QuoteCut);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
@@ -558,7 +559,8 @@ mod tests {
             ("我老婆负责家里的账", "负责家里的账"),
             ("Emma's team runs the pilot plant", "runs the pilot plant"),
         ] {
-            assert!(is_cut_from_its_sense(quote, message), "{quote:?} of {message:?}");
+            let cut = is_cut_from_its_sense(&detect::view(quote), &detect::view(message));
+            assert!(cut, "{quote:?} of {message:?}");
         }
         for (message, quote) in [
             ("我负责乳品微生物检测", "负责乳品微生物检测"),
@@ -567,7 +569,8 @@ mod tests {
             ("不喜欢长段落，以后用列表", "以后用列表"),
             ("I handle the micro tests myself", "handle the micro tests"),
         ] {
-            assert!(!is_cut_from_its_sense(quote, message), "{quote:?} of {message:?}");
+            let cut = is_cut_from_its_sense(&detect::view(quote), &detect::view(message));
+            assert!(!cut, "{quote:?} of {message:?}");
         }
         let turned = message(2, "m2", Role::User, "我不负责发酵乳配方，那是隔壁组的事");
         let detector = Detector::default();
