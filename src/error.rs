@@ -106,11 +106,14 @@ impl Error {
     /// (SQLite's `database is locked`, PostgreSQL's lock or connection
     /// limits): the request may succeed if tried again.
     pub fn is_busy(&self) -> bool {
-        let Error::Database { source: sqlx::Error::Database(e), .. } = self else { return false };
-        let code = e.code().unwrap_or_default();
-        // SQLite's extended codes keep the primary one in their low byte.
-        let sqlite = code.parse::<i32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6));
-        sqlite || matches!(code.as_ref(), "55P03" | "53300" | "57P03" | "40P01")
+        let Error::Database { source, .. } = self else { return false };
+        let postgres = |e: &sqlx::Error| match e {
+            sqlx::Error::Database(d) => {
+                matches!(d.code().as_deref(), Some("55P03" | "53300" | "57P03" | "40P01"))
+            }
+            _ => false,
+        };
+        matches!(sqlite_code(source), Some(5 | 6)) || postgres(source)
     }
 
     /// Whether the database file was deleted or replaced under this
@@ -134,6 +137,15 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// SQLite's primary result code of a database error (`SQLITE_BUSY` is 5,
+/// `SQLITE_READONLY` 8): its extended codes keep it in their low byte.
+/// `None` for PostgreSQL's, whose codes may be numbers too.
+pub(crate) fn sqlite_code(e: &sqlx::Error) -> Option<i32> {
+    let sqlx::Error::Database(d) = e else { return None };
+    d.try_downcast_ref::<sqlx::sqlite::SqliteError>()?;
+    d.code()?.parse::<i32>().ok().map(|c| c & 0xff)
+}
 
 /// The database file this process opened was deleted or replaced at its
 /// path: what it would write goes to a file no one reads (the message says

@@ -202,8 +202,7 @@ impl SqliteStore {
 /// Whether SQLite refused to write (`SQLITE_READONLY` and its extended
 /// codes: the file or its directory is not writable by this user).
 fn is_read_only(e: &sqlx::Error) -> bool {
-    let sqlx::Error::Database(d) = e else { return false };
-    d.code().and_then(|c| c.parse::<i32>().ok()).is_some_and(|c| c & 0xff == 8)
+    crate::error::sqlite_code(e) == Some(8)
 }
 
 /// The writer connection, taken from its pool of one and held between
