@@ -307,7 +307,7 @@ pub async fn run_once<S: Store>(
     for outcome in user_outcomes {
         summary.add_user(outcome);
     }
-    summary.model_cannot_answer = model.stop_reason() == Some(ModelWatch::CANNOT_ANSWER);
+    summary.model_cannot_answer = model.unavailable.load(Ordering::Relaxed);
 
     match sweep_expired(store, clock(), &run_id, dry_run).await {
         Ok((expired, retried)) => {
@@ -608,12 +608,10 @@ impl ModelWatch {
         }
     }
 
-    const CANNOT_ANSWER: &'static str = "the model cannot answer";
-
     /// Why the model keeps the run from taking more work, if it does.
     fn stop_reason(&self) -> Option<&'static str> {
         if self.unavailable.load(Ordering::Relaxed) {
-            Some(Self::CANNOT_ANSWER)
+            Some("the model cannot answer")
         } else if self.broken.load(Ordering::Relaxed) {
             Some("the model failed too many calls in a row")
         } else {
