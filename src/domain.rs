@@ -174,6 +174,7 @@ names!(
         TooMany = "too_many",
         Tombstoned = "tombstoned",
         QuoteCut = "quote_cut",
+        Ungrounded = "ungrounded",
     }
 );
 names!(
@@ -191,6 +192,7 @@ names!(
         InUse = "in_use",
         SuggestionRejected = "suggestion_rejected",
         TooMany = "too_many",
+        Ungrounded = "ungrounded",
     }
 );
 names!(

@@ -166,6 +166,110 @@ pub fn terms(text: &str) -> BTreeSet<String> {
     out
 }
 
+/// Whether every clause of `text` rests on `evidence`, the texts it was
+/// written from: what keeps a model from putting words this user never
+/// said into a slip or a memory (another user's sentence, from a model that
+/// saw both). A clause rests on its evidence when a fifth of its terms
+/// (words, or pairs of Chinese characters, the commonest aside) occur
+/// there, or half of its Chinese characters; so must the whole text. A
+/// clause of fewer than four terms (a text of fewer than three) is not
+/// judged, nor a script of which the evidence holds fewer than three terms:
+/// a content may translate its quote. Width, case, invisible characters and
+/// Traditional characters do not count.
+pub fn rests_on<'a>(text: &str, evidence: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut said = Terms::default();
+    for piece in evidence {
+        said.add(piece);
+    }
+    let mut clauses = text.split(|c: char| ",.;:!?，。；：！？、\n".contains(c));
+    Terms::of(text).rests_on(&said, 3) && clauses.all(|c| Terms::of(c).rests_on(&said, 4))
+}
+
+/// The terms [`rests_on`] compares: stems of words in letters or digits,
+/// and pairs and single characters of Chinese.
+#[derive(Default)]
+struct Terms {
+    words: BTreeSet<String>,
+    pairs: BTreeSet<[char; 2]>,
+    chars: BTreeSet<char>,
+}
+
+impl Terms {
+    fn of(text: &str) -> Terms {
+        let mut terms = Terms::default();
+        terms.add(text);
+        terms
+    }
+
+    fn add(&mut self, text: &str) {
+        let visible: String = text.chars().filter(|&c| !is_invisible(c)).collect();
+        let folded = fast2s::convert(&visible.nfkc().collect::<String>().to_lowercase());
+        let chars: Vec<char> = folded.chars().collect();
+        for run in chars.chunk_by(|a, b| char_class(*a) == char_class(*b)) {
+            match char_class(run[0]) {
+                CharClass::Chinese => self.add_chinese(run),
+                CharClass::Word => self.add_word(&run.iter().collect::<String>()),
+                CharClass::Other => {}
+            }
+        }
+    }
+
+    fn add_word(&mut self, word: &str) {
+        if word.chars().count() < 3 || STOP_WORDS.contains(&word) {
+            return;
+        }
+        // `reports` and `report`, `tables` and `table`, `concisely` and `concise`.
+        let stem = word.strip_suffix('s').filter(|w| w.chars().count() >= 3).unwrap_or(word);
+        self.words.insert(stem.chars().take(6).collect());
+    }
+
+    fn add_chinese(&mut self, run: &[char]) {
+        self.chars.extend(run.iter().filter(|c| !COMMON_CHINESE.contains(**c)));
+        let pairs = run.windows(2).map(|w| [w[0], w[1]]);
+        self.pairs.extend(
+            pairs.filter(|[a, b]| !(COMMON_CHINESE.contains(*a) && COMMON_CHINESE.contains(*b))),
+        );
+    }
+
+    /// Whether these terms rest on `said`; fewer than `judged` terms do.
+    fn rests_on(&self, said: &Terms, judged: usize) -> bool {
+        let words = if said.words.len() >= 3 { self.words.len() } else { 0 };
+        let pairs = if said.pairs.len() >= 3 { self.pairs.len() } else { 0 };
+        if words + pairs < judged {
+            return true;
+        }
+        let shared_words = if words > 0 { self.words.intersection(&said.words).count() } else { 0 };
+        let shared_pairs = if pairs > 0 { self.pairs.intersection(&said.pairs).count() } else { 0 };
+        if (shared_words + shared_pairs) * 5 >= words + pairs {
+            return true;
+        }
+        let shared_chars = self.chars.intersection(&said.chars).count();
+        pairs > 0 && self.chars.len() >= 3 && shared_chars * 2 >= self.chars.len()
+    }
+}
+
+#[derive(PartialEq, Clone, Copy)]
+enum CharClass {
+    Chinese,
+    Word,
+    Other,
+}
+
+fn char_class(c: char) -> CharClass {
+    if !c.is_alphanumeric() {
+        CharClass::Other
+    } else if is_cjk(c) {
+        CharClass::Chinese
+    } else {
+        CharClass::Word
+    }
+}
+
+/// Chinese characters too common to show where a text came from: `我在`
+/// begins many a sentence about oneself.
+const COMMON_CHINESE: &str =
+    "的了是在我你他她它们和与及或也都要把被就这那个一不有对于为很吗呢吧啊哦着过地得之其";
+
 /// English words too common to show that two texts say the same thing.
 const STOP_WORDS: &[&str] = &[
     "the", "and", "for", "with", "that", "this", "from", "are", "was", "all", "any", "not", "you",
@@ -424,6 +528,50 @@ mod tests {
     fn fold_ignores_case_and_spacing() {
         assert_eq!(fold("Result  First"), fold("result first"));
         assert_ne!(fold("result first"), fold("result last"));
+    }
+
+    /// Stage two's and stage one's texts rest on what they cite: merges,
+    /// the user's own wording and translations pass; another user's
+    /// sentence, alone or added to a true one, does not (model review of
+    /// December 2026, M4).
+    #[test]
+    fn a_text_rests_on_its_evidence_and_another_users_sentence_does_not() {
+        let resting: &[(&str, &[&str])] = &[
+            ("报告先说结论，再附数据表格", &["报告先说结果", "结论放前面，数据用表格"]),
+            ("回答保持简洁", &["以后回答简短一点"]),
+            ("報告先說結論", &["报告先说结论"]),
+            ("Keep answers short", &["User prefers concise answers", "keep it short please"]),
+            (
+                "Weekly reports open with the conclusion, then the data",
+                &["User wants weekly reports to start with the conclusion"],
+            ),
+            ("Reports: state the result first, then the evidence", &["以后看报告，都先说结果"]),
+            ("Use GB 5009.6 for fat", &["脂肪按 GB 5009.6 测"]),
+            ("好的", &[]),
+            ("用户负责发酵乳配方项目", &["我现在负责发酵乳的配方"]),
+        ];
+        for (text, evidence) in resting {
+            assert!(rests_on(text, evidence.iter().copied()), "{text} rests on {evidence:?}");
+        }
+        let foreign: &[(&str, &[&str])] = &[
+            ("我在财务部，负责成本核算和供应商对账", &["我在研发部，负责发酵乳配方"]),
+            ("报告先说结论；另外我在财务部，负责成本核算", &["报告先说结论"]),
+            (
+                "I work in finance, handling cost accounting and supplier reconciliation",
+                &["Jay leads the fermented milk recipe project", "Recipe reviews go through Jay"],
+            ),
+            (
+                "Reports start with the result. Also the user handles payroll for the Shenzhen plant",
+                &["Reports: the result comes first"],
+            ),
+            ("我在財務部，負責成本核算和供應商對賬", &["我在研发部，负责发酵乳配方"]),
+        ];
+        for (text, evidence) in foreign {
+            assert!(
+                !rests_on(text, evidence.iter().copied()),
+                "{text} does not rest on {evidence:?}"
+            );
+        }
     }
 
     #[test]

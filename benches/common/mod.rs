@@ -23,7 +23,7 @@ impl Respond for Model {
                 let slips: Vec<serde_json::Value> = first_user
                     .map(|m| {
                         serde_json::json!({"message_id": m["message_id"], "quote": m["content"],
-                            "content": "Reports: result first", "kind": "presentation", "scope": "global",
+                            "content": "看报告都先说结果", "kind": "presentation", "scope": "global",
                             "durability": "lasting", "valid_until": null})
                     })
                     .into_iter()
@@ -34,7 +34,7 @@ impl Respond for Model {
                 let ids: Vec<&serde_json::Value> =
                     doc["slips"].as_array().unwrap().iter().map(|s| &s["slip_id"]).collect();
                 serde_json::json!({"operations": [{"op": "create", "kind": "presentation", "scope": "global",
-                    "content": "Reports: result first", "slip_ids": ids, "supersedes_slip_ids": []}]})
+                    "content": "看报告都先说结果", "slip_ids": ids, "supersedes_slip_ids": []}]})
             }
         };
         ResponseTemplate::new(200)

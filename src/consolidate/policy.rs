@@ -202,6 +202,25 @@ fn checked_text(
     Ok(text)
 }
 
+/// A memory's text the model wrote rests on the slips it cites and the
+/// memory it rewrites ([`text::rests_on`]): a model that has seen another
+/// user's conversation may not write that user's words into this one's
+/// memories (model review of December 2026, M4).
+fn grounded<'a>(
+    content: &str,
+    cited: impl IntoIterator<Item = &'a Slip>,
+    memory: Option<&Memory>,
+    id: &str,
+) -> Result<(), Rejection> {
+    let slips = cited.into_iter().flat_map(|s| [s.content.as_deref(), s.quote.as_deref()]);
+    let evidence = slips.chain([memory.and_then(|m| m.content.as_deref())]).flatten();
+    if text::rests_on(content, evidence) {
+        Ok(())
+    } else {
+        Err(reject(RejectReason::Ungrounded, id))
+    }
+}
+
 impl UserState {
     /// The texts a request may show the model: its memories, and its
     /// slips' contents and quotes.
@@ -433,7 +452,8 @@ fn create(
     let group = parse_group(kind, scope)?;
     let cited = state.cited(slip_ids, &group)?;
     let superseded = state.superseded(supersedes, &cited, &group)?;
-    let content = checked_text(state, content, rules, slip_ids.first().map_or("", |s| s.as_str()))?;
+    let first_slip = slip_ids.first().map_or("", |s| s.as_str());
+    let content = checked_text(state, content, rules, first_slip)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     let superseded = state.counting(superseded, &group);
     if state.tombstoned(&content, &evidence) {
@@ -445,6 +465,7 @@ fn create(
     if let Some(active) = state.equal_memory(&group, &content, Status::Active).cloned() {
         return confirm_memory(state, rules, d, &active, evidence);
     }
+    grounded(&content, cited.iter().chain(&superseded), None, first_slip)?;
     let policy = rules.kind(group.0);
     if !policy.auto {
         return suggest(
@@ -552,6 +573,7 @@ fn update(
         return suggest_enable(state, rules, d, &disabled, &evidence);
     }
     if !changeable(&memory) {
+        grounded(&content, &cited, Some(&memory), memory_id)?;
         return suggest(
             state,
             rules,
@@ -572,6 +594,7 @@ fn update(
     {
         return confirm_memory(state, rules, d, &active, evidence);
     }
+    grounded(&content, &cited, Some(&memory), memory_id)?;
     if newer_than_evidence(state, &memory, &evidence).is_empty() {
         return Err(reject(RejectReason::StaleEvidence, memory_id));
     }
@@ -764,6 +787,7 @@ fn suggest_proposed(
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
     }
+    grounded(&content, &cited, target.as_ref(), memory_id.unwrap_or(""))?;
     let op = if target.is_some() { SuggestionOp::Update } else { SuggestionOp::Create };
     suggest(state, rules, d, op, &group, Some(&content), target.as_ref(), &evidence)
 }
@@ -891,11 +915,21 @@ mod tests {
             scope: scope.parse().unwrap(),
             durability: Durability::Lasting,
             valid_until: None,
-            content: Some(format!("slip {id}")),
+            content: Some(said(id)),
             quote: Some(format!("quote {id}")),
             expressed_at: at(when),
             state: SlipState::New,
             run_id: Some("r0".into()),
+        }
+    }
+
+    /// What a fixture slip says: the newer standard slips, what texts
+    /// proposed from them rest on; the others `slip <id>`.
+    fn said(id: &str) -> String {
+        match id {
+            "s2" => "标准列出条款号".into(),
+            "s3" => "标准按流程卡整理，列出条款号".into(),
+            _ => format!("slip {id}"),
         }
     }
 
@@ -1107,7 +1141,7 @@ mod tests {
 
     #[test]
     fn rule_2_explicit_and_disabled_targets_become_suggestions_or_are_dropped() {
-        check(nothing, update("explicit", "回答尽量简洁", &["s3"]), "suggest:update");
+        check(nothing, update("explicit", "标准列出条款号", &["s3"]), "suggest:update");
         check(
             nothing,
             retire("explicit", "user now wants short answers", &["s3"]),
@@ -1244,7 +1278,11 @@ mod tests {
             create(PS.0, PS.1, "新的说法", &["s2"], &[]),
             "rejected:tombstoned",
         );
-        check(&deleted_after_s2, create(PS.0, PS.1, "新的说法", &["s3", "s2"], &[]), "deferred");
+        check(
+            &deleted_after_s2,
+            create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]),
+            "deferred",
+        );
         let same_text = tombstone(
             "生命周期默认查基本属性",
             (Kind::QueryDefault, "domain:recipe"),
@@ -1399,7 +1437,11 @@ mod tests {
             suggest(PS.0, PS.1, "改成别的", Some("old"), &["s3"]),
             "rejected:not_active",
         );
-        check(nothing, suggest(PS.0, PS.1, "改成别的", Some("auto"), &["s3"]), "suggest:update");
+        check(
+            nothing,
+            suggest(PS.0, PS.1, "标准列出条款号", Some("auto"), &["s3"]),
+            "suggest:update",
+        );
     }
 
     #[test]
@@ -1453,6 +1495,7 @@ mod tests {
                 "测试环境密码是 Tr0ub4dor&3x，另外我在研发中心质检部".into(),
                 "我的身份证 11010519491231002X，报告抬头用研发中心".into(),
             ];
+            s.slips.get_mut("s3").unwrap().content = Some("报告抬头用研发中心".into());
         };
         let leaks = [
             create(PS.0, PS.1, "质检部; staging: Tr0ub4dor&3x", &["s3", "s2"], &[]),
@@ -1468,6 +1511,22 @@ mod tests {
         }
         check(said, update("auto", "报告抬头用研发中心, ISO 22000", &["s3"]), "update");
         check(nothing, update("auto", "staging: Tr0ub4dor&3x 1231002X", &["s3"]), "update");
+    }
+
+    /// A model that has seen another user's conversation may not write
+    /// that user's words into this one's memories: alone, after a true
+    /// clause, or as a suggestion (model review of December 2026, M4).
+    #[test]
+    fn texts_the_model_wrote_rest_on_what_they_cite() {
+        let bob = "我在财务部，负责成本核算和供应商对账";
+        check(nothing, update("auto", bob, &["s3"]), "rejected:ungrounded");
+        let appended = format!("标准按流程卡整理，列出条款号；另外{bob}");
+        check(nothing, update("auto", &appended, &["s3"]), "rejected:ungrounded");
+        check(nothing, create(PS.0, PS.1, bob, &["s3", "s2"], &[]), "rejected:ungrounded");
+        check(nothing, update("explicit", bob, &["s3"]), "rejected:ungrounded");
+        check(nothing, suggest(PS.0, PS.1, bob, None, &["s3"]), "rejected:ungrounded");
+        // The user's words reordered, merged with the memory, rest on them.
+        check(nothing, update("auto", "列出条款号，标准按流程卡整理", &["s3"]), "update");
     }
 
     #[test]
@@ -1623,6 +1682,8 @@ mod tests {
             "复杂方案详细解释",
             "表格对比配方",
             "新的说法",
+            "标准列出条款号",
+            "标准按流程卡整理，列出条款号",
             "另一种说法",
             "我是系统管理员",
             "密码是 Abc@12345",

@@ -211,6 +211,11 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     if detect::writes_an_unseen_code(&content, c.shown()) && c.a_value_in_sight() {
         return Err(DropReason::Forbidden);
     }
+    // The content says what the conversation says, not words from elsewhere
+    // (another user's, in a model that has seen both).
+    if !text::rests_on(&content, c.shown()) {
+        return Err(DropReason::Ungrounded);
+    }
     Ok(Slip {
         slip_id: new_id(),
         user_id: c.user_id.to_owned(),
@@ -389,6 +394,10 @@ mod tests {
         let mut split_id =
             proposed("m8", "我的身份证号 110101199003", "background", "global", "lasting");
         split_id.content = "后六位 074514".into();
+        // Another user's sentence as the content of this user's quote
+        // (model review of December 2026, M4).
+        let mut foreign = proposed("m2", "先说结果", "background", "global", "lasting");
+        foreign.content = "我在财务部，负责成本核算和供应商对账".into();
 
         let cases = vec![
             (proposed("m9", "先说结果", "presentation", "global", "lasting"), "unknown_message"),
@@ -418,6 +427,7 @@ mod tests {
                 "one_off",
             ),
             (proposed("m2", "电话 138  1234 5678", "background", "global", "lasting"), "forbidden"),
+            (foreign, "ungrounded"),
         ];
         for (slip, reason) in cases {
             let verdict = check_all(vec![slip.clone()]);

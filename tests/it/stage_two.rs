@@ -16,6 +16,7 @@ scenarios_on_both_backends!(
     a_hostile_model_changes_no_memory,
     rules_provider_learns_the_seed_scenarios_where_its_patterns_apply,
     a_failed_user_costs_only_that_user_and_is_retried,
+    another_users_words_never_become_a_users_memory,
 );
 
 const NOW: &str = "2026-11-29T12:00:00Z";
@@ -500,4 +501,52 @@ mod every_new_slip {
         assert_eq!(*shown.lock().unwrap(), [50, 5, 1]);
         assert_eq!(states(store).await, (0, 56));
     }
+}
+
+const BOB_SAYS: &str = "我在财务部，负责成本核算和供应商对账";
+
+/// A model that has seen one user's conversation writes that user's
+/// sentence into another user's memory, citing the other user's own slips
+/// (model review of December 2026, M4): refused `ungrounded`, whether
+/// created, added to a true text or suggested; each user keeps their own.
+async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
+    let server =
+        fake_model::start_both(echo(&[("负责", "background", "global")]), |doc: &Value| {
+            let ids = slip_ids(doc, false);
+            let create = |content: &str| {
+                json!({"op": "create", "kind": "background", "scope": "global",
+                       "content": content, "slip_ids": ids, "supersedes_slip_ids": []})
+            };
+            let ops = if doc["user_id"] == "jay" {
+                json!([
+                    create(BOB_SAYS),
+                    create(&format!("负责发酵乳配方；{BOB_SAYS}")),
+                    {"op": "suggest", "kind": "background", "scope": "global", "content": BOB_SAYS,
+                     "memory_id": null, "slip_ids": ids},
+                    create("用户在研发部，负责发酵乳配方"),
+                ])
+            } else {
+                json!([create("用户负责成本核算和供应商对账")])
+            };
+            operations(ops)
+        })
+        .await;
+    let d = d.with_model(&server.uri());
+    let mut lines = conversation("jay", "jay-1", "我在研发部，负责发酵乳配方", 24, &[]);
+    lines.extend(conversation("jay", "jay-2", "发酵乳配方还是我负责", 25, &[]));
+    lines.extend(conversation("bob", "bob-1", BOB_SAYS, 24, &[]));
+    lines.extend(conversation("bob", "bob-2", "成本核算和供应商对账还是我负责", 25, &[]));
+    d.ingest(&lines);
+    let (code, summary) = d.run_once(NOW, &[]);
+    assert_eq!(code, 0, "{summary}");
+    assert_eq!(summary["operations"]["rejected"]["ungrounded"], 3, "{summary}");
+    assert_eq!(summary["operations"]["applied"]["create"], 2, "{summary}");
+    let texts = |user: &str| -> Vec<String> {
+        let memories = memories(&d, user).into_iter().map(|m| m["content"].to_string());
+        memories
+            .chain(suggestions(&d, user).into_iter().map(|s| s["content"].to_string()))
+            .collect()
+    };
+    assert_eq!(texts("jay"), ["\"用户在研发部，负责发酵乳配方\""]);
+    assert_eq!(texts("bob"), ["\"用户负责成本核算和供应商对账\""]);
 }

@@ -201,8 +201,13 @@ impl Workload {
             let at = (start + chrono::Duration::minutes(i as i64)).to_rfc3339();
             let (role, content) = if n.is_multiple_of(2) {
                 let h = hash(&[conversation, &id]) as usize;
+                // What the message's slips will say, said in it: a slip's
+                // content rests on its conversation.
+                let said: String = (0..slips_in(conversation, &id))
+                    .map(|j| format!("; I {}", group_of(conversation, &id, j).2))
+                    .collect();
                 let text = format!(
-                    "Lately I work on {} and {}",
+                    "Lately I work on {} and {}{said}",
                     WORDS[h % WORDS.len()],
                     WORDS[(h / 7) % WORDS.len()]
                 );
