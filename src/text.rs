@@ -166,23 +166,36 @@ pub fn terms(text: &str) -> BTreeSet<String> {
     out
 }
 
-/// Whether every clause of `text` rests on `evidence`, the texts it was
-/// written from: what keeps a model from putting words this user never
-/// said into a slip or a memory (another user's sentence, from a model that
-/// saw both). A clause rests on its evidence when a fifth of its terms
-/// (words, or pairs of Chinese characters, the commonest aside) occur
-/// there, or half of its Chinese characters; so must the whole text. A
-/// clause of fewer than four terms (a text of fewer than three) is not
-/// judged, nor a script of which the evidence holds fewer than three terms:
-/// a content may translate its quote. Width, case, invisible characters and
-/// Traditional characters do not count.
+/// Whether `text` rests on `evidence`, the texts it was written from: what
+/// keeps a model from putting words this user never said into a slip or a
+/// memory (another user's sentence, from a model that saw both). The text
+/// and each of its clauses of four terms or more (words, or pairs of
+/// Chinese characters, the commonest aside) must share a fifth of their
+/// terms with the evidence, or a third of their Chinese characters. Not
+/// judged: a script of which the evidence holds fewer than three terms (a
+/// content may translate its quote), nor Chinese pairs that English words
+/// missing from the text may have been translated into, up to three pairs
+/// a word, when the evidence they are in shares something with the text
+/// (`我是 IT helpdesk 的 team lead` noted as `用户是IT服务台组长`). Width,
+/// case, invisible characters and Traditional characters do not count.
 pub fn rests_on<'a>(text: &str, evidence: impl IntoIterator<Item = &'a str>) -> bool {
+    let whole = Terms::of(text);
     let mut said = Terms::default();
+    let mut untranslated = BTreeSet::new();
     for piece in evidence {
-        said.add(piece);
+        let terms = Terms::of(piece);
+        if terms.shares_something_with(&whole) {
+            let english = terms.words.iter().filter(|w| w.bytes().all(|b| b.is_ascii_alphabetic()));
+            untranslated.extend(english.filter(|w| !whole.words.contains(*w)).cloned());
+        }
+        said.words.extend(terms.words);
+        said.pairs.extend(terms.pairs);
+        said.chars.extend(terms.chars);
     }
+    let translated = untranslated.len();
     let mut clauses = text.split(|c: char| ",.;:!?，。；：！？、\n".contains(c));
-    Terms::of(text).rests_on(&said, 3) && clauses.all(|c| Terms::of(c).rests_on(&said, 4))
+    whole.rests_on(&said, 3, translated)
+        && clauses.all(|c| Terms::of(c).rests_on(&said, 4, translated))
 }
 
 /// The terms [`rests_on`] compares: stems of words in letters or digits,
@@ -199,6 +212,13 @@ impl Terms {
         let mut terms = Terms::default();
         terms.add(text);
         terms
+    }
+
+    /// A word or a pair in common, or two Chinese characters.
+    fn shares_something_with(&self, other: &Terms) -> bool {
+        self.words.intersection(&other.words).next().is_some()
+            || self.pairs.intersection(&other.pairs).next().is_some()
+            || self.chars.intersection(&other.chars).nth(1).is_some()
     }
 
     fn add(&mut self, text: &str) {
@@ -231,8 +251,10 @@ impl Terms {
         );
     }
 
-    /// Whether these terms rest on `said`; fewer than `judged` terms do.
-    fn rests_on(&self, said: &Terms, judged: usize) -> bool {
+    /// Whether these terms rest on `said` ([`rests_on`]); fewer than
+    /// `judged` terms do, and so do Chinese pairs `translated` English
+    /// words of `said` may explain.
+    fn rests_on(&self, said: &Terms, judged: usize, translated: usize) -> bool {
         let words = if said.words.len() >= 3 { self.words.len() } else { 0 };
         let pairs = if said.pairs.len() >= 3 { self.pairs.len() } else { 0 };
         if words + pairs < judged {
@@ -244,7 +266,10 @@ impl Terms {
             return true;
         }
         let shared_chars = self.chars.intersection(&said.chars).count();
-        pairs > 0 && self.chars.len() >= 3 && shared_chars * 2 >= self.chars.len()
+        if pairs > 0 && self.chars.len() >= 3 && shared_chars * 3 >= self.chars.len() {
+            return true;
+        }
+        pairs > 0 && pairs - shared_pairs <= 3 * translated
     }
 }
 
@@ -549,6 +574,16 @@ mod tests {
             ("Use GB 5009.6 for fat", &["脂肪按 GB 5009.6 测"]),
             ("好的", &[]),
             ("用户负责发酵乳配方项目", &["我现在负责发酵乳的配方"]),
+            ("UHT会另行说明", &["我们说“杀菌”默认就是巴氏杀菌，UHT的话我会单独说"]),
+            // English words of the message noted in Chinese.
+            (
+                "用户是IT服务台组长，主要处理Windows和Office问题",
+                &["我是 IT helpdesk 的 team lead，主要处理 Windows 和 Office 的问题"],
+            ),
+            (
+                "Python代码加类型注解（用户团队用mypy检查）",
+                &["Code 的话给我加上 type hints，我们 team 有 mypy check"],
+            ),
         ];
         for (text, evidence) in resting {
             assert!(rests_on(text, evidence.iter().copied()), "{text} rests on {evidence:?}");
@@ -565,6 +600,16 @@ mod tests {
                 &["Reports: the result comes first"],
             ),
             ("我在財務部，負責成本核算和供應商對賬", &["我在研发部，负责发酵乳配方"]),
+            // English words explain a few pairs, not a whole other sentence,
+            // and none from a message that has nothing to do with the text.
+            (
+                "我在财务部，负责成本核算和供应商对账",
+                &["我负责 fermented milk 的 recipe 开发和配方评审", "Resume first, please"],
+            ),
+            (
+                "负责成本核算和供应商对账",
+                &["我在研发部，负责发酵乳配方", "Put the result first in every weekly report"],
+            ),
         ];
         for (text, evidence) in foreign {
             assert!(

@@ -22,6 +22,7 @@ mod embeddings;
 mod eval;
 mod fake_model;
 mod fuzz;
+mod grounding;
 mod helpers;
 mod http;
 mod http_mcp;
