@@ -78,11 +78,14 @@ fn has_rate(words: &str) -> bool {
 }
 
 static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    let filler = r"(?:\s*(?:现在|目前|当前|今天|今日|昨天|本周|这周|这个月|本月|最近|最新|眼下|已经|已|刚|又|再|都|也|还|就|只|大概|约|大约|差不多|是|为|:|=|涨到了?|涨至|涨了|上涨到|降到了?|降至|降了|下调到|下调至|上调到|上调至|跌到了?|跌了|调到了?|报到|报了|调整为|调整到|调为|变成了?|定为|定在|报|在|要|得|达到|到了|有|才|只要|不到|超过|了|的|含税|不含税|未税))*";
-    let cur = r"(?:[¥$€£]|US\$|(?i:rmb|cny|usd|eur)\s?)?";
+    let filler = r"(?:\s*(?:现在|目前|当前|现时|今天|今日|昨天|本周|这周|这个月|本月|最近|最新|眼下|已经|已|刚|又|再|都|也|还|就|只|大概|约|大约|差不多|是|为|:|=|涨到了?|涨至|涨了|上涨到|降到了?|降至|降了|下调到|下调至|上调到|上调至|跌到了?|跌了|调到了?|报到|报了|调整为|调整到|调为|变成了?|定为|定在|报|在|要|得|达到|到了|有|才|只要|不到|超过|了|的|含税|不含税|未税))*";
+    let named_cur = r"(?:[¥$€£₹]|(?:US|HK|NT|S|A|C|NZ)\$|(?i:rmb|cny|usd|eur|hkd|twd|ntd|sgd|myr|inr|rs\.?)\s?|(?-i:RM)\s?)";
+    let cur = format!("{named_cur}?");
     [
         // 单价是 23.5 / 现在单价二十三块五 / 采购价这周涨到了 25 元.
-        format!(r"(?:价格|单价|售价|报价|采购价|收购价|成本价|进价|出厂价|批发价|零售价|市场价|现价|价钱|价位|卖价|买价|到岸价|离岸价|挂牌价|结算价|合同价|中标价|均价|行情价|开价|要价|标价){filler}\s*(?:(?:每|一)(?:吨|公斤|千克|斤|箱|袋|件|桶|瓶|升))?{filler}\s*{cur}\s*(?P<amount>{QTY})(?P<after>.{{0,8}})"),
+        format!(r"(?:价格|单价|售价|报价|采购价|收购价|成本价|进价|出厂价|批发价|零售价|市场价|现价|价钱|价位|卖价|买价|到岸价|离岸价|挂牌价|结算价|合同价|中标价|均价|行情价|开价|要价|标价){filler}\s*(?:(?:每|一)(?:吨|公斤|千克|斤|箱|袋|件|桶|瓶|公升|升))?{filler}\s*{cur}\s*(?P<amount>{QTY})(?P<after>.{{0,8}})"),
+        // 每公斤 HK$52 / 每噸 NT$38,500: an amount per unit in a named currency.
+        format!(r"(?:每|一)(?:吨|公斤|千克|斤|箱|袋|件|桶|瓶|公升|升){filler}\s*{named_cur}\s*(?P<amount>{QTY})(?P<after>.{{0,8}})"),
         // 23.5 元/kg, 9800 元一吨, $4.20 per litre.
         format!(r"(?i)(?P<amount>[¥$€£]\s*{QTY}|{QTY}\s*{MONEY}|(?:rmb|cny|usd|eur)\s?{QTY})\s*(?:/|每|一|per\s+|a\s+|an\s+)\s*{PER_UNIT}"),
         // 报价今天又涨了 3 毛 / 大豆油今天又跌了 200: a price moved today.
@@ -127,7 +130,7 @@ static PRICES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// A bare money amount: `¥23.5`, `$1,200`, `300 元`, `20 dollars`.
 static MONEY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     super::re(&format!(
-        r"(?i)(?:(?P<sym>[¥$€£]|US\$|\b(?:usd|rmb|cny|eur|gbp|hkd|sgd|aud|cad|chf|nzd)\s)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b|\bringgit\b|\brupiah\b|\bbaht\b|\bpesos?\b|\brupees?\b|\byen\b|\bfrancs?\b|\bzloty\b|\bkron(?:or|er|a)\b|\bdirhams?\b|\breais\b))(?P<after>.{{0,3}})"
+        r"(?i)(?:(?P<sym>[¥$€£₹]|(?:US|HK|NT|S|A|C|NZ)\$|\b(?:usd|rmb|cny|eur|gbp|hkd|sgd|aud|cad|chf|nzd|twd|ntd|myr|inr|rs\.?)\s|\b(?-i:RM)\s?)\s?(?P<num>\d+(?:,\d{{3}})*(?:\.\d+)?)|(?P<qty>{QTY})\s*(?P<unit>元|块钱|美元|美金|欧元|英镑|日元|港币|港元|人民币|\brmb\b|\bcny\b|\busd\b|\beur\b|\bgbp\b|\byuan\b|\bdollars?\b|\beuros?\b|\bbucks\b|\bringgit\b|\brupiah\b|\bbaht\b|\bpesos?\b|\brupees?\b|\byen\b|\bfrancs?\b|\bzloty\b|\bkron(?:or|er|a)\b|\bdirhams?\b|\breais\b))(?P<after>.{{0,3}})"
     ))
 });
 
@@ -303,7 +306,7 @@ static NOT_STOCK: WordSet = WordSet::new(&[
     "每",
 ]);
 
-const STATUS_ZH: &str = r"(?:调查中|超期|等待[\p{Han}]{1,4}|等备件|缺件|还是\s*(?i:open)|(?i:open)\s*状态|还在审|审着|没人跟|过期了?还没续|未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|还开着|开着|没人接|没人回|还没签|没签|未签|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|已核准|核准|获批准|获批|获准|核可|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上|那一步|那步|这一步)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复|审)(?:中|着|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
+const STATUS_ZH: &str = r"(?:调查中|超期|等待[\p{Han}]{1,4}|等备件|缺件|还是\s*(?i:open)|(?i:open)\s*状态|还在审|审着|没人跟|过期了?还没续|未处理|还没发车|没发车|拣完货|已拣货|已装车|装车了|走到第[一二三四五六七八九十\d]+步|在隔离区|隔离中|已放行|放行了|还没关|没关|未关闭|打开状态|还开着|开着|没人接|没人回|还没签|没签|未签|还没人处理|交付|已交付|交货|签了|已签|已开票|开票了|没批|未批|还没批|没通过|未通过|没发货|未发货|没到|未到货|审批通过|审核通过|通过了|通过|已经发了|发了|还没过|没过|已审批|已审核|已批准|已核准|核准|获批准|获批|获准|核可|审批完成|批准|批下来|批了|驳回|拒绝|退回|打回|完成|完结|办结|审批中|审核中|处理中|待审批|待审核|待处理|待发货|发货|已出货|出货|发出|出库|签收|到货|送达|取消|作废|关闭|挂起|冻结|在途|运输中|配送中|配送途中|运输途中|在路上|清关|已清关|没人接|无人接|没人处理|未受理|已受理|已接单|付款|支付|生效|结案|撤回|超时|逾期|延期|卡住|卡在|中转中|在中转|还在中转|转运中|在转运|待放行|待检验|待入库|待签收|待付款|批复|查验中|海关查验|报关中|清关中|质检中|检验中|待检|在检|处理完|已处理|处理好|办完|搞定|检测中|分析中|派工|待派工|部分(?:发货|出货|到货|入库|出库|签收|付款)|(?:到了?|在|卡在|停在|压在|堵在|扣在|被扣在|滞留在)[^,;。!?\n]{1,10}?(?:那边|那里|那儿|手里|手上|那一步|那步|这一步)|在[^,;。!?\n做搞弄]{0,10}?(?:审批|审核|会签|签字|签批|复核|批复|审)(?:中|着|节点|环节|阶段)?|[\p{Han}]{1,6}?(?:审批|审核|会签|复核)中)";
 
 /// What a document or a consignment is in right now, in English, beyond
 /// [`STATUS_EN`]: held, waiting with someone, stuck on the way
@@ -439,6 +442,9 @@ static STATUSES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(?:tank\s+farm|tanks?|silos?|warehouse|store|cold\s+store|freezer|chiller|yard|depot|bay|racking|stores)\s*[\w-]{0,6}\s+(?:is|are|'s)\s+(?:now\s+|currently\s+)?(?P<status>(?:nearly|almost|completely|totally|practically|pretty\s+much|already|basically)\s+full)\b(?P<after>)".to_string(),
         // 批次 240315-02 目前状态：待放行 / "status": "shipped".
         r"(?:目前|当前|现在|,)\s*(?:的)?状态\s*(?:[:=：]|是|为)\s*(?P<status>未[\p{Han}]{1,3}|待[\p{Han}]{1,4}|已[\p{Han}]{1,4}|审批中|审核中|处理中|在途)(?P<after>.{0,4})".to_string(),
+        // 订单 status：shipped / 这个 batch 的 release status 现在是 on hold /
+        // 最新订单状态：部分出货: a document's state, in either language or both.
+        format!(r#"(?i)(?:订单|单|货|批次|批|(?-i:PR|PO|SO)|\bbatch|\blot|\border|\bshipment|\brelease|\bapproval|\btracking|\bshipping|\bdelivery)[^,;。!?\n]{{0,12}}?(?:状态|\bstatus)\s*(?:现在|目前|当前|今天|今日|最新)?\s*(?:[:：]|是|为|变了|变成了?|改成了?)\s*[「"“']?\s*(?P<status>{STATUS_EN}|{STATUS_ZH})(?P<after>.{{0,4}})"#),
         format!(r#"(?i)"(?:status|state|order_status|approval_status|shipping_status)"\s*:\s*"(?P<status>{STATUS_EN})"(?P<after>)"#),
     ]
     .iter()
@@ -1775,6 +1781,31 @@ mod tests {
         }
         for t in ["去年每吨 2.1 万", "核准流程一般要两周"] {
             assert!(!has_live_fact(t), "{t:?}");
+        }
+    }
+
+    /// Hong Kong, Taiwan, Singapore and Malaysian money, written Cantonese
+    /// and states named in English inside Chinese (held-out set AH).
+    #[test]
+    fn regional_money_cantonese_and_mixed_states_are_facts() {
+        for t in [
+            "今日报价：乳清蛋白 WPC80 每公斤 HK$52",
+            "供应商刚刚报价，棕榈油每吨 NT$38,500",
+            "现时生乳收购价每公升 HK$7.8",
+            "订单 status：shipped，ETA 星期五",
+            "这个 batch 的 release status 现在是 on hold",
+            "最新订单状态：部分出货（已出 60%）",
+            "RM 12.50 per kg today for the palm olein",
+        ] {
+            assert!(has_live_fact(&crate::detect::view(t)), "{t:?}");
+        }
+        for t in [
+            "订单状态为已发货时通知我",
+            "帮我写 SQL：select order_no, status from orders where status = 'PENDING'",
+            "Quem aprova pedidos acima de R$ 50 mil é a diretoria",
+            "去年每公斤 HK$40",
+        ] {
+            assert!(!has_live_fact(&crate::detect::view(t)), "{t:?}");
         }
     }
 

@@ -485,6 +485,9 @@ fn labelled_right_before(before: &str) -> bool {
         "mobile",
         "cell",
         "fax",
+        "mob",
+        "handphone",
+        "whatsapp",
     ];
     let label = before.trim_end_matches(|c: char| c.is_whitespace() || ":.=是为(号".contains(c));
     LABELS.iter().any(|l| {
@@ -562,12 +565,16 @@ const PHONE_NOUN_LIST: &[&str] = &[
     "전화",
     "휴대폰",
     "whatsapp",
+    "my number",
+    "sg number",
+    "hk number",
+    "handphone",
 ];
 
 /// Countries whose national numbering plan a grouped number with a phone
 /// noun in its sentence is checked against: the ones whose languages the
 /// detectors read.
-const SENTENCE_LABEL_REGIONS: [Id; 24] = [
+const SENTENCE_LABEL_REGIONS: [Id; 29] = [
     Id::CN,
     Id::US,
     Id::GB,
@@ -592,6 +599,11 @@ const SENTENCE_LABEL_REGIONS: [Id; 24] = [
     Id::MX,
     Id::IN,
     Id::AU,
+    Id::SG,
+    Id::MY,
+    Id::HK,
+    Id::TW,
+    Id::PH,
 ];
 
 /// A valid number in one of [`SENTENCE_LABEL_REGIONS`]' national plans.
@@ -816,7 +828,7 @@ static PASSPORT: LazyLock<Regex> = LazyLock::new(|| {
 /// passports): a label and six to twelve digits, maybe between letters.
 static LABELLED_ID: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号|(?-i:\bCPF\b)|(?-i:\bDNI\b)|(?-i:\bNIE\b)|\bmykad\b|s[ée]curit[ée]\s+sociale|(?-i:\bNIR\b)|\bpesel\b|(?-i:\bBSN\b)|codice\s+fiscale|personnummer(?:et)?|personnumret|(?-i:\bCNP\b)|आधार|(?-i:\bMy\s?Number\b)|マイナンバー|(?-i:\bCURP\b)|(?-i:\bCPR\b)|(?-i:\bTFN\b)|\bsteuer-?id\b|steueridentifikationsnummer|personalausweis|numero\s+de\s+secu\b|снилс|паспорт|个人番号|\bcccd\b|can\s+cuoc|บัตรประชาชน|رقم\s+(?:الهوية|هويتي)|الهوية\s+الوطنية|\bNIF\b|\bNIK\b|kimlik|주민등록번호|주민번호|身分证)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,50}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s.\-]?\d){5,16}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
+        r"(?i)(?:\bpassport|护照|\bNRIC\b|\baadhaa?r\b|(?-i:\bSIN\b)|social\s+insurance|(?-i:\bNI\b)\s+(?:no|number)|national\s+insurance|(?-i:\bRRN\b)|resident\s+registration|social\s+security\s+(?:no|number|#)|\bnational\s+id|\bidentity\s+(?:card|number)|\bID\s+card\s+(?:no|number)|证件号|(?-i:\bCPF\b)|(?-i:\bDNI\b)|(?-i:\bNIE\b)|\bmykad\b|(?-i:\bI/?C\b)\s*(?:no\.?|number|#|:)|s[ée]curit[ée]\s+sociale|(?-i:\bNIR\b)|\bpesel\b|(?-i:\bBSN\b)|codice\s+fiscale|personnummer(?:et)?|personnumret|(?-i:\bCNP\b)|आधार|(?-i:\bMy\s?Number\b)|マイナンバー|(?-i:\bCURP\b)|(?-i:\bCPR\b)|(?-i:\bTFN\b)|\bsteuer-?id\b|steueridentifikationsnummer|personalausweis|numero\s+de\s+secu\b|снилс|паспорт|个人番号|\bcccd\b|can\s+cuoc|บัตรประชาชน|رقم\s+(?:الهوية|هويتي)|الهوية\s+الوطنية|\bNIF\b|\bNIK\b|kimlik|주민등록번호|주민번호|身分证)(?:\s*(?:no\.?|number|#|号码?))?[^\n0-9,;。]{0,50}?\b(?P<id>(?-i:[A-Z]{0,2})\s?\d(?:[\s.\-]?\d){5,16}\s?(?-i:[A-Z])?)(?:[^0-9A-Za-z]|$)",
     )
 });
 

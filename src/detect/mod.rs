@@ -207,7 +207,8 @@ pub fn warm_up() {
         "我是系统管理员，有审批权限; I am an admin with approval rights",
         "脱脂奶粉现在 2.35 万一吨，库存只剩 3 吨，订单已发货; stock is 40 bags, PO 4471 is pending",
         "以后看报告都先说结论 the admin assistant approves nothing, price column and stock report",
-        "j a y . w a n g @ e x a m p l e . c o m and 呢個 pw in hex",
+        "j a y . w a n g @ e x a m p l e . c o m and 呢個 pw in hex, mail jay at example dot com",
+        "呢張單而家喺總經理度，每公斤 HK$52，订单 status：shipped，6768705f6a6b6261695668664f7a4645",
     ];
     let detector = Detector::default();
     for text in TEXTS {
@@ -223,6 +224,38 @@ pub fn scan(text: &str) -> Option<Category> {
 }
 
 fn builtin(views: &Views) -> Option<Category> {
+    builtin_as_written(views).or_else(|| {
+        with_encodings_decoded(&views.words).and_then(|w| builtin_as_written(&Views::of(&w)))
+    })
+}
+
+/// `words` with each hex or base64 word of twelve characters or more that
+/// decodes to printable text written as that text (`hex of the github
+/// token: 6768705f…`, `my mail in base64: cHJpeWE…`); `None` when no word
+/// does. Hashes and random codes decode to bytes, not text, and stay.
+fn with_encodings_decoded(words: &str) -> Option<String> {
+    let encoded = |w: &str| {
+        w.len() >= 12 && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
+    };
+    let mut changed = false;
+    let decoded: Vec<String> = words
+        .split(' ')
+        .map(|word| {
+            let body =
+                word.trim_matches(|c: char| "\"'`()[]{}<>,.;:!?，。；：！？「」".contains(c));
+            match encoded(body).then(|| pieces::decoded(body)).flatten() {
+                Some(text) => {
+                    changed = true;
+                    word.replace(body, &text)
+                }
+                None => word.to_owned(),
+            }
+        })
+        .collect();
+    changed.then(|| decoded.join(" "))
+}
+
+fn builtin_as_written(views: &Views) -> Option<Category> {
     credentials::find(&views.words, &views.digits)
         .or_else(|| identifiers::find(views))
         .or_else(|| has_claim(&views.words).then_some(Category::PermissionClaim))
@@ -275,6 +308,42 @@ mod tests {
             "sk-proj- abcd EFGH 1234 5678 90ab cdEF GH12 3456 7890 abcd",
         ] {
             check(t, Some(Category::Secret));
+        }
+    }
+
+    /// Values said in words, encoded or with South-East Asian labels
+    /// (held-out set AH of December 2026).
+    #[test]
+    fn values_spelled_encoded_or_labelled_locally_are_refused() {
+        for (t, category) in [
+            ("my atm pin is one-nine-seven-three, dont tell anyone", Category::Password),
+            ("- Stated SAP password as t-i-g-e-r-8-8-8", Category::Password),
+            ("The wifi key in the pilot plant is 'Pilot_Plant_5G!'", Category::Password),
+            ("Base64 of my Jira password, just in case: VHJvcGljYWwjOTE=", Category::Password),
+            (
+                "hex of the github token: 6768705f6a6b6261695668664f7a4645664341597342356d4d53756d6544626d544c56717249686b",
+                Category::Secret,
+            ),
+            (
+                "Token with spaces: g l p a t - B v C a N z y I y 3 3 Q N Z n Q y s E D",
+                Category::Secret,
+            ),
+            ("my mail in base64: cHJpeWEubmFpcjg1QGdtYWlsLmNvbQ==", Category::Email),
+            ("reach me at siti dot aminah at maybank-foods dot com dot my", Category::Email),
+            ("IC no 850714-14-5521, for the insurance form ya", Category::NationalId),
+            ("Mob: eight-one-three-five, two-two-nine-one (Singapore)", Category::Phone),
+            ("my SG number is 9653 1180", Category::Phone),
+        ] {
+            check(t, Some(category));
+        }
+        for t in [
+            "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            "hello in b64: aGVsbG8gd29ybGQ=",
+            "use the same password as last time",
+            "IC 74HC595 on the board",
+            "steps one, two, three",
+        ] {
+            check(t, None);
         }
     }
 

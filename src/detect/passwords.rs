@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 /// code, in English and Chinese.
 static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
-        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|mot de passe|contrase[nñ]a|senha|palavra-passe|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|jelszava|lozinka|salasana|passord|adgangskode|losenordet|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
+        r"(?i)pin码|\b[a-z0-9]{1,12}pass(?:word|wd)\b|\b(?:[a-z0-9]+[_\-])*(?:pass(?:word|wd|code|phrase)s?|pass ?word|p[a@]s{1,2}w[o0]?r?ds?|pas+owrd|pas+wrod|pas+ord|psswo?rd|passwort|kennwort|mima|pwd|pw|pass|pin(?: ?code| ?number| ?no\.?)?|otp|(?:2fa|mfa|one-time|verification|security|sms) ?(?:pass)?code|(?:keypad|door|gate|lock|locker|safe|unlock|padlock) ?(?:code|combination|combo|pin)|(?:wi-?fi|wlan|wireless|network|hotspot|router) ?(?:key|passkey|psk)|passkey|mot de passe|contrase[nñ]a|senha|palavra-passe|parola d'ordine|wachtwoord|l[oö]senord|has[lł]o|heslo|jelszo|jelszava|lozinka|salasana|passord|adgangskode|losenordet|kata sandi|mat khau|sifre(?:si|m|niz)?|clave(?: de acceso)?)(?:[_\-][a-z0-9]+)*\b|парол[ья]?|รหัสผ่าน|كلمة\s+(?:المرور|السر)|סיסמ[הא]|पासवर्ड|パスワード|パスコード|暗[証证]番号|비밀번호|비번|암호|密[\s\-·.]?码|口\s?令|暗号|蜜码|秘码|验证码|动态码|校验码|安全码|门禁码|门锁码|开门码|开锁码|解锁码|锁码",
     )
 });
 
@@ -25,7 +25,7 @@ static PASSWORD_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// German, French, Spanish and Korean: `fürs Labornetz ist`, `du poste, c'est`,
 /// `del portal es`, `는`). A dash between spaces ends the clause (`mein
 /// Passwort für das LIMS vergessen – wie kann ich es …`).
-const LINK_WORDS: &str = r"\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|to|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-?!;。？！；]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bto\b|\bnow\b";
+const LINK_WORDS: &str = r"\bas\b|\bis now\b|\bis still\b|\bit's\b|\bit is\b|\bset to\b|\bchanged to\b|\breset to\b|\bwill be\b|\bshould be\b|'s\b|\([^)\n]{0,20}\)|（[^）\n]{0,20}）|\b(?:for|of|to|f[uü]rs?|del?|du|des|pour|para|do|da|di|della|dello)\s+(?:[^:=\n\-?!;。？！；]|-\S){1,48}?(?:\s+ist|\s+is|\s+was|\s+lautet|\s+est|\s+es|\s+e\b|,?\s*c'est|\s*[:=]|\s*(?:->|=>|→))|\bist\b|\blautet\b|\bes\b|\best\b|\bc'est\b|is|was|are|=|:|:=|=>|->|是|为|就是|还是|都是|仍是|一直是|用的是|设的是|改成了?|改为|改成|设为|设成|设置为|设置成|换成了?|变成了?|重置为|就用|改用|统一用|先用|都用|用|默认是|は|が|는|은|默认为|初始是|初始为|\bto\b|\bnow\b";
 
 /// Links that let free words in: `忘了`, `好像是`, a few Chinese characters
 /// before `是`, a short phrase before a colon.

@@ -201,7 +201,7 @@ fn compact_form(text: &str) -> String {
 }
 
 /// What a hex or base64 word decodes to, when that is printable text.
-fn decoded(word: &str) -> Option<String> {
+pub(crate) fn decoded(word: &str) -> Option<String> {
     if word.len() < 8 {
         return None;
     }

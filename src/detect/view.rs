@@ -55,7 +55,43 @@ pub fn view(text: &str) -> String {
             out.push(c);
         }
     }
-    simplified(&latin_look_alikes(without_accents(letters_joined(address_joined(out)))))
+    let joined = address_in_words(address_joined(out));
+    simplified(&latin_look_alikes(without_accents(letters_joined(joined))))
+}
+
+/// `siti dot aminah at maybank-foods dot com dot my`, `peiyu0726 小老鼠
+/// gmail 點 com` (`小老鼠`, "little mouse", is Taiwan's word for `@`): an
+/// address told in words, read as written, when it ends in a domain ending.
+fn address_in_words(text: String) -> String {
+    static WORDED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let dot = r"(?:\s+dot\s+|\s*(?:点|點)\s*)";
+        let part = r"[a-z0-9][a-z0-9_+\-]*";
+        super::re(&format!(
+            r"(?i)\b(?P<local>{part}(?:{dot}{part})*)\s*(?:\s+at\s+|\s*\(at\)\s*|\s*\[at\]\s*|\s*(?:小老鼠|艾特)\s*)(?P<domain>{part}(?:(?:{dot}|\.){part})*(?:{dot}|\.)(?:com|net|org|edu|gov|cn|hk|tw|sg|my|jp|kr|uk|de|fr|io|co|in|au|info|biz))\b"
+        ))
+    });
+    static MAIL_WORDS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        super::re(r"(?i)e-?mail|\bmail|\breach\s+me|\bcontact|邮箱|邮件|电邮|電郵|郵箱|郵件|信箱")
+    });
+    static DOTS: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| super::re(r"(?i)\s+dot\s+|\s*[点點]\s*"));
+    let dot_word = text.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b" dot "));
+    if !(dot_word || text.contains(['点', '點'])) {
+        return text;
+    }
+    WORDED
+        .replace_all(&text, |c: &regex::Captures| {
+            let words = |part: &str| DOTS.replace_all(part, ".").into_owned();
+            let local = words(&c["local"]);
+            // `look at example dot com`: a plain word before `at` is an
+            // address only where the text speaks of mail.
+            let marked = local.contains(|ch: char| ch.is_ascii_digit() || "._-+".contains(ch));
+            if !marked && !MAIL_WORDS.is_match(&text) {
+                return c[0].to_owned();
+            }
+            format!("{local}@{}", words(&c["domain"]))
+        })
+        .into_owned()
 }
 
 /// `j a y . w a n g @ e x a m p l e . c o m`, `j-a-y-@-q-q-.-c-o-m`: an
@@ -101,17 +137,20 @@ fn address_joined(text: String) -> String {
         .into_owned()
 }
 
-/// `p a s s w o r d`, `p.a.s.s.w.o.r.d`, `p-a-s-s-w-o-r-d`: four or more
-/// single Latin letters, each set apart by one space, dot, dash or star,
-/// read as the word they spell. Most texts hold no such run.
+/// `p a s s w o r d`, `p.a.s.s.w.o.r.d`, `t-i-g-e-r-8-8-8`: four or more
+/// single Latin letters or digits, two letters at least, each set apart by
+/// one space, dot, dash or star, read as the word they spell; a dash set
+/// apart by spaces (`g l p a t - B v C a`) is a dash of the word. Most
+/// texts hold no such run.
 fn letters_joined(text: String) -> String {
-    static SPELLED: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| super::re(r"\b[A-Za-z]\b(?:[ .*\-][A-Za-z]\b){3,}"));
+    static SPELLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        super::re(r"\b[A-Za-z0-9]\b(?:(?: - |[ .*\-])[A-Za-z0-9]\b){3,}")
+    });
     let separator = |b: u8| matches!(b, b' ' | b'.' | b'*' | b'-');
     let spaced = text.as_bytes().windows(4).any(|w| {
         w[0].is_ascii_alphabetic()
             && separator(w[1])
-            && w[2].is_ascii_alphabetic()
+            && w[2].is_ascii_alphanumeric()
             && separator(w[3])
     });
     if !spaced {
@@ -119,7 +158,18 @@ fn letters_joined(text: String) -> String {
     }
     SPELLED
         .replace_all(&text, |c: &regex::Captures| {
-            c[0].chars().filter(char::is_ascii_alphabetic).collect::<String>()
+            let run = &c[0];
+            if run.chars().filter(char::is_ascii_alphabetic).count() < 2 {
+                return run.to_owned();
+            }
+            run.replace(" - ", "\u{0}")
+                .chars()
+                .filter_map(|ch| match ch {
+                    '\u{0}' => Some('-'),
+                    ch if ch.is_ascii_alphanumeric() => Some(ch),
+                    _ => None,
+                })
+                .collect::<String>()
         })
         .into_owned()
 }
@@ -171,7 +221,8 @@ fn simplified(text: &str) -> String {
 /// has a word only Cantonese writes. `係` is `是` there, except in words
 /// Mandarin writes with it too (`關係`, `聯係`).
 fn cantonese_as_mandarin(text: &str) -> std::borrow::Cow<'_, str> {
-    const MARKERS: &[&str] = &["嘅", "咗", "喺", "佢", "冇", "哋", "啱", "嗰", "畀", "而家", "唔"];
+    const MARKERS: &[&str] =
+        &["嘅", "咗", "喺", "佢", "冇", "哋", "啱", "嗰", "畀", "俾", "而家", "唔", "嚟", "得返"];
     const WORDS: &[(&str, &str)] = &[
         ("佢哋", "他们"),
         ("哋", "们"),
@@ -184,7 +235,13 @@ fn cantonese_as_mandarin(text: &str) -> std::borrow::Cow<'_, str> {
         ("啱啱", "刚刚"),
         ("嗰", "那"),
         ("畀", "给"),
+        ("俾", "给"),
+        ("唔使", "不用"),
+        ("唔駛", "不用"),
         ("唔", "不"),
+        ("得返", "只剩"),
+        ("嚟", "来"),
+        ("啲", "些"),
         ("咩", "什么"),
         ("邊個", "哪个"),
         ("話事", "说了算"),
@@ -195,7 +252,7 @@ fn cantonese_as_mandarin(text: &str) -> std::borrow::Cow<'_, str> {
     if !MARKERS.iter().any(|m| text.contains(m)) {
         return std::borrow::Cow::Borrowed(text);
     }
-    let mut out = text.to_owned();
+    let mut out = at_a_place(text);
     for (cantonese, mandarin) in WORDS {
         out = out.replace(cantonese, mandarin);
     }
@@ -209,6 +266,14 @@ fn cantonese_as_mandarin(text: &str) -> std::borrow::Cow<'_, str> {
                 '是'
             }
             '仲' if !next.is_some_and(|n| "裁介夏秋春冬".contains(n)) => '还',
+            // `呢個`, `呢張單`: "this" before a measure word; the question
+            // particle `呢` (`你呢？`) stays.
+            '呢' if next.is_some_and(|n| {
+                "個个張张單单批份間间位條条件次排本款隻只部架輛辆".contains(n)
+            }) =>
+            {
+                '这'
+            }
             '蚊' if before.is_some_and(|b: char| {
                 b.is_ascii_digit() || "十百千万两三四五六七八九".contains(b)
             }) =>
@@ -221,6 +286,24 @@ fn cantonese_as_mandarin(text: &str) -> std::borrow::Cow<'_, str> {
         before = Some(c);
     }
     std::borrow::Cow::Owned(folded)
+}
+
+/// `喺總經理度` ("at the general manager's"): `在總經理那里`, for a place
+/// or a person of up to six characters; a measure (`溫度`, `進度`) is no
+/// place.
+fn at_a_place(text: &str) -> String {
+    static AT: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| super::re(r"喺(?P<place>[^\s,;:.!?，。；：！？度]{1,6}?)度"));
+    const MEASURES: &str = "溫温濃浓程進进年角速濕湿密強强硬酸甜純纯季額额力制製態态限幅精亮熱热深高長长寬宽厚粘黏濁浊色鮮鲜熟維维刻";
+    AT.replace_all(text, |c: &regex::Captures| {
+        let place = &c["place"];
+        if place.chars().last().is_some_and(|l| MEASURES.contains(l) || l.is_ascii_digit()) {
+            c[0].to_owned()
+        } else {
+            format!("在{place}那里")
+        }
+    })
+    .into_owned()
 }
 
 /// Decimal digits of other scripts as ASCII digits: NFKC folds full-width
@@ -784,12 +867,13 @@ fn with_xml_elements_labelled(words: String) -> String {
     if labelled.is_empty() { words } else { words + &labelled.concat() }
 }
 
-/// Digits read out as English words, five or more in a row (`one eight
-/// nine, two two three four`, `double seven oh three …`).
+/// Digits read out as English words, four or more in a row (`one eight
+/// nine, two two three four`, `double seven oh three …`, a PIN's
+/// `one-nine-seven-three`).
 static SPELLED_DIGITS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     let digit =
         r"(?:(?:double|triple)\s+)?(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)";
-    super::re(&format!(r"(?i)\b{digit}(?:(?:\s*[,\-]\s*|\s+){digit}){{4,}}\b"))
+    super::re(&format!(r"(?i)\b{digit}(?:(?:\s*[,\-]\s*|\s+){digit}){{3,}}\b"))
 });
 
 /// Spelled digits ([`SPELLED_DIGITS`]) written as digits, a group per
@@ -1052,11 +1136,35 @@ mod tests {
     }
 
     #[test]
+    fn written_cantonese_reads_as_mandarin() {
+        assert_eq!(view("呢張 PR 而家喺總經理度等簽"), "这张 PR 现在在总经理那里等签");
+        assert_eq!(view("stock 得返 3 噸，唔使急"), "stock 只剩 3 吨,不用急");
+        assert_eq!(view("老闆俾咗我"), "老板给了我");
+        // The question particle, a measure and a number stay.
+        assert_eq!(view("你呢？喺倉庫度睇"), "你呢?在仓库那里睇");
+        assert_eq!(view("喺高溫度"), "在高温度");
+        assert_eq!(view("唔好喺 60 度"), "不好在 60 度");
+    }
+
+    #[test]
+    fn addresses_and_codes_spelled_in_words_are_joined() {
+        assert_eq!(
+            view("reach me at siti dot aminah at maybank-foods dot com dot my"),
+            "reach me at siti.aminah@maybank-foods.com.my"
+        );
+        assert_eq!(view("電郵 peiyu0726 小老鼠 gmail 點 com"), "电邮 peiyu0726@gmail.com");
+        assert_eq!(view("look at example dot com style"), "look at example dot com style");
+        assert_eq!(view("password t-i-g-e-r-8-8-8"), "password tiger888");
+        assert_eq!(view("token g l p a t - B v C a"), "token glpat-BvCa");
+        assert_eq!(view("steps 1 2 3 4"), "steps 1 2 3 4");
+    }
+
+    #[test]
     fn digits_read_out_in_english_become_digits() {
         let words = |t: &str| Views::of(t).words;
         assert_eq!(words("one eight nine, two two three four, five six"), "189 2234 56");
         assert_eq!(words("call double seven oh three nine one"), "call 770391");
-        // Fewer than five in a row are words.
+        // Fewer than four in a row are words.
         assert_eq!(words("one or two, maybe three"), "one or two, maybe three");
     }
 
