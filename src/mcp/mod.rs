@@ -229,6 +229,10 @@ impl ServerHandler for DreamdMcp {
 pub async fn serve(engine: Arc<dyn Engine>, access: Access) -> Result<()> {
     let io =
         |e: String| Error::Io { context: "MCP transport".into(), source: std::io::Error::other(e) };
+    // The detectors compile while the host does its handshake, not during
+    // the first tool call (most of a second on a small machine); on a
+    // thread of its own, which the end of stdin does not wait for.
+    drop(std::thread::spawn(crate::detect::warm_up));
     let (ends, written) = stdio::transport();
     let served = match DreamdMcp::new(engine, access).serve(ends).await {
         Ok(running) => running.waiting().await.map(drop).map_err(|e| io(e.to_string())),
