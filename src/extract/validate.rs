@@ -141,7 +141,22 @@ fn is_cut_from_its_sense(quote: &str, message: &str) -> bool {
     let clause = before.rsplit([',', '.', ';', '!', '?', ':', '\n']).next().unwrap_or_default();
     // `其他报告都用表格` quoted as `报告都用表格`: 其他 is "other", no one.
     let someone_else = SOMEONE_ELSE.is_match(clause) && !clause.trim_end().ends_with("其他");
-    TURNED.is_match(clause) || someone_else
+    TURNED.is_match(clause) || someone_else || asks_about_oneself(clause, &message[at..])
+}
+
+/// Whether the quote was cut from a question the user asks about
+/// themselves (`我是不是应该调到配方组？` quoted as `调到配方组`, `Should I
+/// move to the recipe team?`): advice sought, not a fact or a wish. A
+/// request put as a question (`以后能不能都先说结论？`) is no such thing.
+fn asks_about_oneself(clause: &str, from_quote: &str) -> bool {
+    static SELF_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:我|本人)(?:是不是|要不要|该不该|应不应该|应该不应该|需不需要|能不能|可不可以)(?:应该|该|要)?\s*$|(?:我|本人)(?:应该|该|需要)\s*$|\b(?:should|shall|must|do|can)\s+i\s*$|\bam\s+i\s+(?:supposed|meant)\s+to\s*$|\bis\s+it\s+(?:better|worth\s+it)\s+(?:to|if\s+i)\s*$",
+        )
+        .expect("a valid pattern")
+    });
+    let question = from_quote.split(['.', ';', '!', '\n']).next().unwrap_or_default().contains('?');
+    question && SELF_QUESTION.is_match(clause)
 }
 
 fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
@@ -568,6 +583,9 @@ mod tests {
             ("I hate long intros in reports", "long intros in reports"),
             ("我老婆负责家里的账", "负责家里的账"),
             ("Emma's team runs the pilot plant", "runs the pilot plant"),
+            ("我是不是应该调到配方组？", "调到配方组"),
+            ("Should I move to the recipe team?", "move to the recipe team"),
+            ("我要不要负责这个项目？还没想好", "负责这个项目"),
         ] {
             let cut = is_cut_from_its_sense(&detect::view(quote), &detect::view(message));
             assert!(cut, "{quote:?} of {message:?}");
@@ -578,6 +596,9 @@ mod tests {
             ("每小时记录一次温度", "记录一次温度"),
             ("不喜欢长段落，以后用列表", "以后用列表"),
             ("I handle the micro tests myself", "handle the micro tests"),
+            ("以后能不能都先说结论？", "都先说结论"),
+            ("Could you always put the result first?", "always put the result first"),
+            ("我应该说清楚：我负责配方组。", "负责配方组"),
         ] {
             let cut = is_cut_from_its_sense(&detect::view(quote), &detect::view(message));
             assert!(!cut, "{quote:?} of {message:?}");
