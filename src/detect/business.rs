@@ -1396,7 +1396,7 @@ fn has_stock(words: &str) -> bool {
         let said = super::context::after_lead_in(said);
         !mentions(said, &NOT_A_STATUS)
             && !mentions(statement, &NOT_OUT_OF_STOCK)
-            && (!PAST.is_match(statement) || NOW.is_match(statement))
+            && (!PAST.is_match(statement) || now_told(statement))
             && !mentions(rest, &DISPLAYED)
             && !after.trim_start().starts_with(['的', '率', '时'])
     });
@@ -1443,7 +1443,7 @@ fn is_in_the_past(words: &str, start: usize, end: usize, clause: &str) -> bool {
     let head = &sentence[..end.saturating_sub(offset(words, sentence)).min(sentence.len())];
     let ended = ENDED_ON.is_match(record_of(words, start, end).unwrap_or(sentence));
     (PAST.is_match(head) || YEAR_THEN.is_match(head) || ONCE.is_match(head) || ended)
-        && !NOW.is_match(clause)
+        && !now_told(clause)
 }
 
 /// `"safety_stock_days": 14`, `"reorder_point_stock": 200`: a record's
@@ -1532,7 +1532,7 @@ fn has_status(words: &str) -> bool {
                 && !mentions(det, &NOT_A_STATUS)
                 && !c.name("of").is_some_and(|of| mentions(of.as_str(), &ASKS_OR_SHOWS))
                 && !mentions(rest_of_clause, &NOT_A_STATUS)
-                && (!PAST.is_match(clause) || NOW.is_match(clause))
+                && (!PAST.is_match(clause) || now_told(clause))
                 && !mentions(rest_of_clause, &DEFINES_A_STATUS)
                 && !STATUS_AFTER.is_match(after)
                 && (!record || NOW.is_match(clause))
@@ -1583,6 +1583,20 @@ static PAST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that keep a status current beside a past time (`the PO I raised
 /// last month is still pending`).
+/// Whether a word of now ([`NOW`]) stands in a clause that tells a value,
+/// not one that says the value now is unknown (`去年盘点时库存是 800 箱，现在
+/// 多少我不清楚`: last year's figure, and no figure of now).
+fn now_told(statement: &str) -> bool {
+    static UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
+        super::re(
+            r"(?i)不清楚|不知道|不确定|说不准|不好说|多少|\bnot\s+sure\b|\bdon'?t\s+know\b|\bno\s+idea\b|\bunknown\b",
+        )
+    });
+    statement
+        .split([',', ';', '。', '\n'])
+        .any(|clause| NOW.is_match(clause) && !UNKNOWN.is_match(clause))
+}
+
 static NOW: LazyLock<Regex> = LazyLock::new(|| {
     super::re(
         r"(?i)\b(?:still|now|currently|right\s+now|rn|today)\b|现在|目前|还在|仍在|至今|当前|还没",

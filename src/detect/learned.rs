@@ -99,6 +99,11 @@ impl Model {
 /// 需求调研`: a recent focus). Character n-grams cannot read
 /// them, the patterns do; so the model says nothing of such texts.
 static NOT_AFFIRMED: WordSet = WordSet::new(&[
+    "listed in",
+    "are listed",
+    "annex",
+    "appendix",
+    "列在",
     "not",
     "don't",
     "doesn't",
@@ -293,6 +298,13 @@ static NOT_A_CURRENT_VALUE: WordSet = WordSet::new(&[
     "列",
     "栏",
     "格式",
+    "模板",
+    "template",
+    "不清楚",
+    "不知道",
+    "不确定",
+    "not sure",
+    "don't know",
     "标红",
     "标绿",
     "标黄",

@@ -342,6 +342,11 @@ mod tests {
             "use the same password as last time",
             "IC 74HC595 on the board",
             "steps one, two, three",
+            // Held-out set AH's false refusals: a template, a past figure
+            // whose present one is unknown, a pointer to a list of roles.
+            "而家幫手整新嘅報價模板",
+            "去年十二月盤點時庫存是 800 箱，現在多少我不清楚",
+            "The authorised signatories are listed in the SOP annex.",
         ] {
             check(t, None);
         }
