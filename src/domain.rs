@@ -174,7 +174,6 @@ names!(
         TooMany = "too_many",
         Tombstoned = "tombstoned",
         QuoteCut = "quote_cut",
-        Ungrounded = "ungrounded",
     }
 );
 names!(
@@ -192,7 +191,6 @@ names!(
         InUse = "in_use",
         SuggestionRejected = "suggestion_rejected",
         TooMany = "too_many",
-        Ungrounded = "ungrounded",
     }
 );
 names!(

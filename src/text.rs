@@ -2,6 +2,7 @@
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 use unicode_normalization::UnicodeNormalization;
 
 /// NFC, every run of Unicode whitespace (U+3000 included) as one ASCII space, trimmed.
@@ -193,10 +194,18 @@ pub fn rests_on<'a>(text: &str, evidence: impl IntoIterator<Item = &'a str>) -> 
         said.chars.extend(terms.chars);
     }
     let translated = untranslated.len();
-    let mut clauses = text.split(|c: char| ",.;:!?，。；：！？、\n".contains(c));
     whole.rests_on(&said, 3, translated)
-        && clauses.all(|c| Terms::of(c).rests_on(&said, 4, translated))
+        && CLAUSE_BREAK.split(text).all(|c| Terms::of(c).rests_on(&said, 4, translated))
 }
+
+/// Where [`rests_on`] cuts a text into clauses: punctuation, brackets and
+/// slashes, and the words that join one statement to another (`并`, `兼`,
+/// `另外`, `and`, `also`), so that a clause of other words does not hide
+/// behind a true one.
+static CLAUSE_BREAK: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)[,.;:!?，。；：！？、\n()（）/\[\]]|\s(?:and|but|also|plus|as well as|while)\s|并且?|兼|以及|另外|此外|同时")
+        .expect("a valid pattern")
+});
 
 /// The terms [`rests_on`] compares: stems of words in letters or digits,
 /// and pairs and single characters of Chinese.
@@ -591,6 +600,15 @@ mod tests {
         let foreign: &[(&str, &[&str])] = &[
             ("我在财务部，负责成本核算和供应商对账", &["我在研发部，负责发酵乳配方"]),
             ("报告先说结论；另外我在财务部，负责成本核算", &["报告先说结论"]),
+            // Joined by a word, not a comma (review of December 2026, H1).
+            (
+                "在研发中心质检部负责乳品微生物检测并在财务部负责成本核算和供应商对账",
+                &["我在研发中心质检部，负责乳品微生物检测"],
+            ),
+            (
+                "Works in the dairy QA lab on microbiology testing and runs the payroll team in finance handling vendor payments",
+                &["I work in the dairy QA lab, mostly microbiology testing."],
+            ),
             (
                 "I work in finance, handling cost accounting and supplier reconciliation",
                 &["Jay leads the fermented milk recipe project", "Recipe reviews go through Jay"],

@@ -202,23 +202,20 @@ fn checked_text(
     Ok(text)
 }
 
-/// A memory's text the model wrote rests on the slips it cites and the
-/// memory it rewrites ([`text::rests_on`]): a model that has seen another
-/// user's conversation may not write that user's words into this one's
-/// memories (model review of December 2026, M4).
+/// Whether a memory's text the model wrote rests on the slips it cites
+/// and the memory it rewrites ([`text::rests_on`]). One that does not is
+/// no change dreamd makes by itself but a suggestion a person decides: a
+/// model that has seen another user's conversation may not write that
+/// user's words into this one's memories (model review of December 2026,
+/// M4), and a faithful note in words of its own is not lost.
 fn grounded<'a>(
     content: &str,
     cited: impl IntoIterator<Item = &'a Slip>,
     memory: Option<&Memory>,
-    id: &str,
-) -> Result<(), Rejection> {
+) -> bool {
     let slips = cited.into_iter().flat_map(|s| [s.content.as_deref(), s.quote.as_deref()]);
     let evidence = slips.chain([memory.and_then(|m| m.content.as_deref())]).flatten();
-    if text::rests_on(content, evidence) {
-        Ok(())
-    } else {
-        Err(reject(RejectReason::Ungrounded, id))
-    }
+    text::rests_on(content, evidence)
 }
 
 impl UserState {
@@ -465,7 +462,6 @@ fn create(
     if let Some(active) = state.equal_memory(&group, &content, Status::Active).cloned() {
         return confirm_memory(state, rules, d, &active, evidence);
     }
-    grounded(&content, cited.iter().chain(&superseded), None, first_slip)?;
     let policy = rules.kind(group.0);
     if !policy.auto {
         return suggest(
@@ -484,6 +480,10 @@ fn create(
         d.deferred += 1;
         mark(d, &all, SlipState::Deferred);
         return Ok(());
+    }
+    if !grounded(&content, cited.iter().chain(&superseded), None) {
+        let content = Some(content.as_str());
+        return suggest(state, rules, d, SuggestionOp::Create, &group, content, None, &evidence);
     }
     let memory = Memory {
         memory_id: new_id(),
@@ -573,7 +573,6 @@ fn update(
         return suggest_enable(state, rules, d, &disabled, &evidence);
     }
     if !changeable(&memory) {
-        grounded(&content, &cited, Some(&memory), memory_id)?;
         return suggest(
             state,
             rules,
@@ -594,9 +593,12 @@ fn update(
     {
         return confirm_memory(state, rules, d, &active, evidence);
     }
-    grounded(&content, &cited, Some(&memory), memory_id)?;
     if newer_than_evidence(state, &memory, &evidence).is_empty() {
         return Err(reject(RejectReason::StaleEvidence, memory_id));
+    }
+    if !grounded(&content, &cited, Some(&memory)) {
+        let (content, target) = (Some(content.as_str()), Some(&memory));
+        return suggest(state, rules, d, SuggestionOp::Update, &group, content, target, &evidence);
     }
     let mut after = memory.clone();
     after.content = Some(content);
@@ -787,7 +789,6 @@ fn suggest_proposed(
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
     }
-    grounded(&content, &cited, target.as_ref(), memory_id.unwrap_or(""))?;
     let op = if target.is_some() { SuggestionOp::Update } else { SuggestionOp::Create };
     suggest(state, rules, d, op, &group, Some(&content), target.as_ref(), &evidence)
 }
@@ -1514,19 +1515,20 @@ mod tests {
     }
 
     /// A model that has seen another user's conversation may not write
-    /// that user's words into this one's memories: alone, after a true
-    /// clause, or as a suggestion (model review of December 2026, M4).
+    /// that user's words into this one's memories, alone or after a true
+    /// clause: such a text waits for a person as a suggestion (model
+    /// review of December 2026, M4). The user's words, reordered or merged
+    /// with the memory, are applied.
     #[test]
-    fn texts_the_model_wrote_rest_on_what_they_cite() {
+    fn texts_that_rest_on_nothing_cited_wait_for_a_person() {
         let bob = "我在财务部，负责成本核算和供应商对账";
-        check(nothing, update("auto", bob, &["s3"]), "rejected:ungrounded");
-        let appended = format!("标准按流程卡整理，列出条款号；另外{bob}");
-        check(nothing, update("auto", &appended, &["s3"]), "rejected:ungrounded");
-        check(nothing, create(PS.0, PS.1, bob, &["s3", "s2"], &[]), "rejected:ungrounded");
-        check(nothing, update("explicit", bob, &["s3"]), "rejected:ungrounded");
-        check(nothing, suggest(PS.0, PS.1, bob, None, &["s3"]), "rejected:ungrounded");
-        // The user's words reordered, merged with the memory, rest on them.
+        check(nothing, update("auto", bob, &["s3"]), "suggest:update");
+        let appended = "标准按流程卡整理，列出条款号并在财务部负责成本核算和供应商对账";
+        check(nothing, update("auto", appended, &["s3"]), "suggest:update");
+        check(nothing, create(PS.0, PS.1, bob, &["s3", "s2"], &[]), "suggest:create");
+        check(nothing, create(PS.0, PS.1, bob, &["s3"], &[]), "deferred");
         check(nothing, update("auto", "列出条款号，标准按流程卡整理", &["s3"]), "update");
+        check(nothing, create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]), "create");
     }
 
     #[test]

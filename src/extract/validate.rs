@@ -200,6 +200,10 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
         return Err(DropReason::QuoteCut);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
+    // A content that does not rest on the conversation (words from
+    // elsewhere: another user's, from a model that has seen both) gives
+    // way to the user's own words, the quote; the slip is not lost.
+    let content = if text::rests_on(&content, c.shown()) { content } else { quote.clone() };
     if keeps_out(c.tombstones, &content, &[&quote], Some(message.created_at)) {
         return Err(DropReason::Tombstoned);
     }
@@ -225,11 +229,6 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
     }
     if detect::writes_an_unseen_code(&content, c.shown()) && c.a_value_in_sight() {
         return Err(DropReason::Forbidden);
-    }
-    // The content says what the conversation says, not words from elsewhere
-    // (another user's, in a model that has seen both).
-    if !text::rests_on(&content, c.shown()) {
-        return Err(DropReason::Ungrounded);
     }
     Ok(Slip {
         slip_id: new_id(),
@@ -409,10 +408,6 @@ mod tests {
         let mut split_id =
             proposed("m8", "我的身份证号 110101199003", "background", "global", "lasting");
         split_id.content = "后六位 074514".into();
-        // Another user's sentence as the content of this user's quote
-        // (model review of December 2026, M4).
-        let mut foreign = proposed("m2", "先说结果", "background", "global", "lasting");
-        foreign.content = "我在财务部，负责成本核算和供应商对账".into();
 
         let cases = vec![
             (proposed("m9", "先说结果", "presentation", "global", "lasting"), "unknown_message"),
@@ -442,7 +437,6 @@ mod tests {
                 "one_off",
             ),
             (proposed("m2", "电话 138  1234 5678", "background", "global", "lasting"), "forbidden"),
-            (foreign, "ungrounded"),
         ];
         for (slip, reason) in cases {
             let verdict = check_all(vec![slip.clone()]);
@@ -454,6 +448,21 @@ mod tests {
                 verdict.dropped
             );
         }
+    }
+
+    /// Another user's sentence as the content of this user's quote (model
+    /// review of December 2026, M4): the slip keeps the user's own words.
+    #[test]
+    fn a_content_that_rests_on_nothing_said_gives_way_to_the_quote() {
+        let mut foreign = proposed("m2", "先说结果", "presentation", "global", "lasting");
+        foreign.content = "我在财务部，负责成本核算和供应商对账".into();
+        let verdict = check_all(vec![foreign]);
+        assert_eq!(verdict.kept.len(), 1, "{verdict:?}");
+        assert_eq!(verdict.kept[0].content.as_deref(), Some("先说结果"));
+        let mut faithful = proposed("m2", "先说结果", "presentation", "global", "lasting");
+        faithful.content = "看报告时先说结果".into();
+        let verdict = check_all(vec![faithful]);
+        assert_eq!(verdict.kept[0].content.as_deref(), Some("看报告时先说结果"));
     }
 
     #[test]

@@ -507,8 +507,9 @@ const BOB_SAYS: &str = "我在财务部，负责成本核算和供应商对账";
 
 /// A model that has seen one user's conversation writes that user's
 /// sentence into another user's memory, citing the other user's own slips
-/// (model review of December 2026, M4): refused `ungrounded`, whether
-/// created, added to a true text or suggested; each user keeps their own.
+/// (model review of December 2026, M4): whether created, added to a true
+/// text or suggested, it is no memory of that user's, only a suggestion a
+/// person decides; each user's memories are their own.
 async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     let server =
         fake_model::start_both(echo(&[("负责", "background", "global")]), |doc: &Value| {
@@ -520,7 +521,7 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
             let ops = if doc["user_id"] == "jay" {
                 json!([
                     create(BOB_SAYS),
-                    create(&format!("负责发酵乳配方；{BOB_SAYS}")),
+                    create(&format!("负责发酵乳配方并{BOB_SAYS}")),
                     {"op": "suggest", "kind": "background", "scope": "global", "content": BOB_SAYS,
                      "memory_id": null, "slip_ids": ids},
                     create("用户在研发部，负责发酵乳配方"),
@@ -539,14 +540,16 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     d.ingest(&lines);
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 0, "{summary}");
-    assert_eq!(summary["operations"]["rejected"]["ungrounded"], 3, "{summary}");
     assert_eq!(summary["operations"]["applied"]["create"], 2, "{summary}");
-    let texts = |user: &str| -> Vec<String> {
-        let memories = memories(&d, user).into_iter().map(|m| m["content"].to_string());
-        memories
-            .chain(suggestions(&d, user).into_iter().map(|s| s["content"].to_string()))
-            .collect()
+    assert_eq!(summary["operations"]["applied"]["suggest"], 3, "{summary}");
+    let contents = |user: &str| -> Vec<String> {
+        memories(&d, user).iter().map(|m| m["content"].as_str().unwrap().to_owned()).collect()
     };
-    assert_eq!(texts("jay"), ["\"用户在研发部，负责发酵乳配方\""]);
-    assert_eq!(texts("bob"), ["\"用户负责成本核算和供应商对账\""]);
+    assert_eq!(contents("jay"), ["用户在研发部，负责发酵乳配方"]);
+    assert_eq!(contents("bob"), ["用户负责成本核算和供应商对账"]);
+    let recalled = d.json(&["recall", "--user", "jay"]).to_string();
+    assert!(!recalled.contains("成本核算"), "{recalled}");
+    let pending = suggestions(&d, "jay");
+    assert_eq!(pending.len(), 2, "the foreign texts wait for a person: {pending:?}");
+    assert!(pending.iter().all(|s| s["status"] == "pending" && s["op"] == "create"));
 }
