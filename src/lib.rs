@@ -43,6 +43,7 @@ pub mod output;
 pub mod prompts;
 pub mod rank;
 pub mod run;
+pub mod said;
 pub mod seen;
 pub mod select;
 pub mod service;

@@ -262,6 +262,7 @@ pub async fn run_once<S: Store>(
     summary.messages.skipped_out_of_window += store.skip_out_of_window(&window, dry_run).await?;
     let owner = (!dry_run).then_some(run_id.as_str());
     let seen = crate::seen::SeenValues::default();
+    let said = std::sync::Arc::new(crate::said::SaidInRun::default());
     let stop = &cancel;
     let model = ModelWatch::new(config.llm.concurrency);
     let model_answered = &model.answered;
@@ -276,6 +277,7 @@ pub async fn run_once<S: Store>(
         stop,
         model_answered,
         deleted: Default::default(),
+        said: &said,
     };
     let extracted = with_claims_renewed(
         store,
@@ -293,8 +295,16 @@ pub async fn run_once<S: Store>(
     if let Some(owner) = owner {
         store.release_claims(owner).await?;
     }
-    let stage_two =
-        StageTwo { store, provider, config, run_id: &run_id, owner, stop, model_answered };
+    let stage_two = StageTwo {
+        store,
+        provider,
+        config,
+        run_id: &run_id,
+        owner,
+        stop,
+        model_answered,
+        said: &said,
+    };
     let users = store.users_with_new_slips(config.selection.max_attempts).await?;
     let user_outcomes = with_claims_renewed(
         store,

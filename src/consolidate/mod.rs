@@ -49,6 +49,8 @@ pub struct StageTwo<'a, S> {
     pub stop: &'a CancellationToken,
     /// Whether the model has answered a call this run ([`StepFailure::is_charged`]).
     pub model_answered: &'a std::sync::atomic::AtomicBool,
+    /// What each user said to the model in this run's stage one.
+    pub said: &'a std::sync::Arc<crate::said::SaidInRun>,
 }
 
 impl<S: Store> StageTwo<'_, S> {
@@ -235,6 +237,7 @@ impl<S: Store> StageTwo<'_, S> {
             tombstones: self.store.tombstones(user_id).await?,
             messages_with_values: Vec::new(),
             unseen_slips: BTreeSet::new(),
+            said_in_run: self.said.clone(),
         })
     }
 

@@ -13,8 +13,10 @@ use crate::domain::{
 };
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::wire::{Item, Proposal};
+use crate::said::SaidInRun;
 use crate::text;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// A suggestion with the slips it rests on.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +48,9 @@ pub struct UserState {
     /// New slips the model was not shown (more than a request holds): they
     /// stay `new` for the next run.
     pub unseen_slips: BTreeSet<String>,
+    /// What each user said to the model in this run: no text the model
+    /// writes for this user may carry words only another user said.
+    pub said_in_run: Arc<SaidInRun>,
 }
 
 /// What the policy decided for one user.
@@ -200,6 +205,25 @@ fn checked_text(
         return Err(reject(RejectReason::Forbidden, id));
     }
     Ok(text)
+}
+
+/// Rejects a text the model wrote that carries words only another user
+/// said this run ([`SaidInRun`]) and what it was written from does not
+/// hold: outright, not as a suggestion, which would show them to this user.
+fn none_of_anothers_words<'a>(
+    state: &UserState,
+    content: &str,
+    cited: impl IntoIterator<Item = &'a Slip>,
+    memory: Option<&Memory>,
+    id: &str,
+) -> Result<(), Rejection> {
+    let slips = cited.into_iter().flat_map(|s| [s.content.as_deref(), s.quote.as_deref()]);
+    let own = slips.chain([memory.and_then(|m| m.content.as_deref())]).flatten();
+    if state.said_in_run.carries_anothers_words(&state.user_id, content, own) {
+        Err(reject(RejectReason::AnotherUsersWords, id))
+    } else {
+        Ok(())
+    }
 }
 
 /// Whether a memory's text the model wrote rests on the slips it cites
@@ -451,6 +475,7 @@ fn create(
     let superseded = state.superseded(supersedes, &cited, &group)?;
     let first_slip = slip_ids.first().map_or("", |s| s.as_str());
     let content = checked_text(state, content, rules, first_slip)?;
+    none_of_anothers_words(state, &content, cited.iter().chain(&superseded), None, first_slip)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     let superseded = state.counting(superseded, &group);
     if state.tombstoned(&content, &evidence) {
@@ -561,6 +586,7 @@ fn update(
     let (memory, cited) = target(state, memory_id, slip_ids)?;
     let group = (memory.kind, memory.scope.clone());
     let content = checked_text(state, content, rules, memory_id)?;
+    none_of_anothers_words(state, &content, &cited, Some(&memory), memory_id)?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, memory_id));
@@ -785,6 +811,7 @@ fn suggest_proposed(
     }
     let cited = state.cited(slip_ids, &group)?;
     let content = checked_text(state, content, rules, memory_id.unwrap_or(""))?;
+    none_of_anothers_words(state, &content, &cited, target.as_ref(), memory_id.unwrap_or(""))?;
     let evidence = nonempty(state.counting(cited.clone(), &group), !cited.is_empty())?;
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
@@ -993,6 +1020,7 @@ mod tests {
             tombstones: Vec::new(),
             messages_with_values: Vec::new(),
             unseen_slips: BTreeSet::new(),
+            said_in_run: Arc::default(),
         }
     }
 
@@ -1529,6 +1557,25 @@ mod tests {
         check(nothing, create(PS.0, PS.1, bob, &["s3"], &[]), "deferred");
         check(nothing, update("auto", "列出条款号，标准按流程卡整理", &["s3"]), "update");
         check(nothing, create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]), "create");
+    }
+
+    /// Words another user said to the model this run are no text of this
+    /// user's, not even as a suggestion, which would show them to this
+    /// user; this user's own words and a phrase several users said are.
+    #[test]
+    fn another_users_words_of_this_run_are_rejected_outright() {
+        let bob_said = |s: &mut UserState| {
+            let said = SaidInRun::default();
+            said.record("bob", "我在财务部，负责成本核算和供应商对账");
+            said.record("u1", "标准按流程卡整理，列出条款号");
+            s.said_in_run = Arc::new(said);
+        };
+        let rejected = "rejected:another_users_words";
+        check(bob_said, update("auto", "标准按流程卡整理，在财务部负责对账", &["s3"]), rejected);
+        check(bob_said, create(PS.0, PS.1, "成本核算和供应商对账", &["s3", "s2"], &[]), rejected);
+        check(bob_said, update("explicit", "负责成本核算和供应商对账", &["s3"]), rejected);
+        check(bob_said, suggest(PS.0, PS.1, "在财务部负责成本核算", None, &["s3"]), rejected);
+        check(bob_said, update("auto", "列出条款号，标准按流程卡整理", &["s3"]), "update");
     }
 
     #[test]

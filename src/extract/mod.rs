@@ -9,10 +9,11 @@ pub mod chunk;
 pub mod validate;
 
 use crate::config::Config;
-use crate::domain::{DropReason, Slip, Time, Tombstone};
+use crate::domain::{DropReason, Role, Slip, Time, Tombstone};
 use crate::error::Error;
 use crate::llm::wire::Item;
 use crate::llm::{Provider, StageOneRequest, Usage};
+use crate::said::SaidInRun;
 use crate::seen::SeenValues;
 use crate::select::{Candidate, ConversationMessages, Window};
 use crate::step::{Ending, StepFailure};
@@ -61,6 +62,9 @@ pub struct StageOne<'a, S> {
     pub model_answered: &'a AtomicBool,
     /// Each user's tombstones, read once per run.
     pub deleted: DeletedTexts,
+    /// What each user said to the model in this run: recorded here as the
+    /// messages are sent, asked before a slip or a memory is kept.
+    pub said: &'a SaidInRun,
 }
 
 /// Each user's tombstones, read at the first slip of theirs a run checks
@@ -228,6 +232,11 @@ impl<S: Store> StageOne<'_, S> {
         outcome: &mut Outcome,
     ) -> Result<Vec<Slip>, StepFailure> {
         let mut proposed = Vec::new();
+        let context = chunk.context.iter().map(|m| (m.role, &m.content));
+        let new = chunk.messages.iter().map(|m| (m.role, &m.content));
+        for (_, content) in context.chain(new).filter(|(role, _)| *role == Role::User) {
+            self.said.record(&c.user_id, content);
+        }
         for messages in &chunk.requests {
             let request = StageOneRequest {
                 user_id: c.user_id.clone(),
@@ -272,6 +281,7 @@ impl<S: Store> StageOne<'_, S> {
             allowed_scopes: allowed,
             detector: self.config.detector(),
             tombstones: &tombstones,
+            said: self.said,
         };
         let verdict = validate::validate(proposed, &checks);
         for (reason, n) in verdict.dropped {

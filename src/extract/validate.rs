@@ -8,6 +8,7 @@ use crate::domain::{
 };
 use crate::guard::{self, Refusal, TextKind};
 use crate::llm::wire::{Item, ProposedSlip};
+use crate::said::SaidInRun;
 use crate::text;
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap};
@@ -36,6 +37,8 @@ pub struct Checks<'a> {
     /// The user's deleted texts: a slip may not write one back (§7), unless
     /// its quote says it again after the deletion.
     pub tombstones: &'a [Tombstone],
+    /// What each user said to the model in this run.
+    pub said: &'a SaidInRun,
 }
 
 impl Checks<'_> {
@@ -200,10 +203,12 @@ fn check(p: &ProposedSlip, c: &Checks) -> Result<Slip, DropReason> {
         return Err(DropReason::QuoteCut);
     }
     let content = guard::admit(&p.content, TextKind::Statement, c.detector).map_err(drop_reason)?;
-    // A content that does not rest on the conversation (words from
-    // elsewhere: another user's, from a model that has seen both) gives
-    // way to the user's own words, the quote; the slip is not lost.
-    let content = if text::rests_on(&content, c.shown()) { content } else { quote.clone() };
+    // A content that does not rest on the conversation, or that carries
+    // words another user said this run (from a model that has seen both),
+    // gives way to the user's own words, the quote; the slip is not lost.
+    let its_own = text::rests_on(&content, c.shown())
+        && !c.said.carries_anothers_words(c.user_id, &content, c.shown());
+    let content = if its_own { content } else { quote.clone() };
     if keeps_out(c.tombstones, &content, &[&quote], Some(message.created_at)) {
         return Err(DropReason::Tombstoned);
     }
@@ -275,6 +280,9 @@ const MAX_UNTIL_DAYS: i64 = 3_653;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run in which no other user said anything.
+    static NOBODY: LazyLock<SaidInRun> = LazyLock::new(SaidInRun::default);
 
     fn message(seq: i64, id: &str, role: Role, content: &str) -> StoredMessage {
         StoredMessage {
@@ -348,6 +356,7 @@ mod tests {
             allowed_scopes: &allowed,
             detector: &Detector::default(),
             tombstones: &[],
+            said: &NOBODY,
         };
         validate(slips.into_iter().map(Item::Valid).collect(), &checks)
     }
@@ -372,6 +381,7 @@ mod tests {
             allowed_scopes: &allowed,
             detector: &Detector::default(),
             tombstones: &[],
+            said: &NOBODY,
         };
         let slip = |message_id: &str, quote: &str, content: &str| ProposedSlip {
             content: content.into(),
@@ -465,6 +475,22 @@ mod tests {
         assert_eq!(verdict.kept[0].content.as_deref(), Some("看报告时先说结果"));
     }
 
+    /// A content carrying words another user said to the model this run
+    /// keeps this user's quote instead.
+    #[test]
+    fn a_content_with_another_users_words_gives_way_to_the_quote() {
+        let said = SaidInRun::default();
+        said.record("bob", "我在财务部，负责成本核算和供应商对账");
+        let user = message(2, "m2", Role::User, "我在质检部，负责乳品微生物检测");
+        let detector = Detector::default();
+        let mut checks = chunk_checks(&[("m2", &user)], &detector, &[]);
+        checks.said = &said;
+        let mut slip = proposed("m2", "负责乳品微生物检测", "background", "global", "lasting");
+        slip.content = "在质检部负责成本核算和供应商对账".into();
+        let verdict = validate(vec![Item::Valid(slip)], &checks);
+        assert_eq!(verdict.kept[0].content.as_deref(), Some("负责乳品微生物检测"), "{verdict:?}");
+    }
+
     #[test]
     fn a_message_gives_a_few_slips_not_thousands() {
         let flood = (0..MAX_SLIPS_PER_MESSAGE + 5)
@@ -552,6 +578,7 @@ mod tests {
             allowed_scopes: &GLOBAL,
             detector,
             tombstones,
+            said: &NOBODY,
         }
     }
 

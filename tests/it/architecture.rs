@@ -44,6 +44,7 @@ const PURE: &[&str] = &[
     "extract/validate.rs",
     "consolidate/policy.rs",
     "rank.rs",
+    "said.rs",
 ];
 
 /// Crates and std modules that do IO.
@@ -65,7 +66,7 @@ const IO: &[&str] = &[
 
 /// Crate modules the pure core may use: the other pure ones.
 const PURE_MODULES: &[&str] =
-    &["domain", "text", "detect", "guard", "llm::wire", "llm::answer", "rank", "error"];
+    &["domain", "text", "detect", "guard", "llm::wire", "llm::answer", "rank", "said", "error"];
 
 #[test]
 fn the_core_that_decides_does_no_io() {

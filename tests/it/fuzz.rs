@@ -304,6 +304,7 @@ fn stage_one_answer_obeys_every_rule(text: &str) -> Result<(), TestCaseError> {
     let user = message("m2", Role::User, USER_TEXT);
     let assistant = message("m3", Role::Assistant, "好的，以后都先说结果");
     let allowed = vec!["global".to_owned(), "domain:report".to_owned()];
+    let said = dreamd::said::SaidInRun::default();
     let checks = Checks {
         user_id: "u1",
         conversation_id: "c1",
@@ -316,6 +317,7 @@ fn stage_one_answer_obeys_every_rule(text: &str) -> Result<(), TestCaseError> {
         allowed_scopes: &allowed,
         detector: &detector,
         tombstones: &[],
+        said: &said,
     };
     let read = answer::json_object(text)
         .and_then(|v| answer::read::<StageOneAnswer>(v, "note_slips", "slips", "$.slips"));
@@ -407,6 +409,7 @@ fn state() -> UserState {
         tombstones: Vec::new(),
         messages_with_values: Vec::new(),
         unseen_slips: Default::default(),
+        said_in_run: Default::default(),
     }
 }
 

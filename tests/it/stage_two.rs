@@ -508,8 +508,9 @@ const BOB_SAYS: &str = "我在财务部，负责成本核算和供应商对账";
 /// A model that has seen one user's conversation writes that user's
 /// sentence into another user's memory, citing the other user's own slips
 /// (model review of December 2026, M4): whether created, added to a true
-/// text or suggested, it is no memory of that user's, only a suggestion a
-/// person decides; each user's memories are their own.
+/// text or suggested, it is rejected, since the other user said it to the
+/// model in this run; a text of words no one of this user's slips holds,
+/// said by no one in this run, waits for a person as a suggestion.
 async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     let server =
         fake_model::start_both(echo(&[("负责", "background", "global")]), |doc: &Value| {
@@ -525,6 +526,7 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
                     {"op": "suggest", "kind": "background", "scope": "global", "content": BOB_SAYS,
                      "memory_id": null, "slip_ids": ids},
                     create("用户在研发部，负责发酵乳配方"),
+                    create("用户还管深圳工厂的夜班排班"),
                 ])
             } else {
                 json!([create("用户负责成本核算和供应商对账")])
@@ -541,7 +543,8 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     let (code, summary) = d.run_once(NOW, &[]);
     assert_eq!(code, 0, "{summary}");
     assert_eq!(summary["operations"]["applied"]["create"], 2, "{summary}");
-    assert_eq!(summary["operations"]["applied"]["suggest"], 3, "{summary}");
+    assert_eq!(summary["operations"]["rejected"]["another_users_words"], 3, "{summary}");
+    assert_eq!(summary["operations"]["applied"]["suggest"], 1, "{summary}");
     let contents = |user: &str| -> Vec<String> {
         memories(&d, user).iter().map(|m| m["content"].as_str().unwrap().to_owned()).collect()
     };
@@ -550,6 +553,7 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     let recalled = d.json(&["recall", "--user", "jay"]).to_string();
     assert!(!recalled.contains("成本核算"), "{recalled}");
     let pending = suggestions(&d, "jay");
-    assert_eq!(pending.len(), 2, "the foreign texts wait for a person: {pending:?}");
-    assert!(pending.iter().all(|s| s["status"] == "pending" && s["op"] == "create"));
+    assert_eq!(pending.len(), 1, "only the text of no one's words waits: {pending:?}");
+    assert_eq!(pending[0]["content"], "用户还管深圳工厂的夜班排班");
+    assert!(!serde_json::to_string(&pending).unwrap().contains("成本核算"), "{pending:?}");
 }
