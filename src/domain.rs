@@ -191,6 +191,7 @@ names!(
         InUse = "in_use",
         SuggestionRejected = "suggestion_rejected",
         TooMany = "too_many",
+        Ungrounded = "ungrounded",
         AnotherUsersWords = "another_users_words",
     }
 );

@@ -217,8 +217,11 @@ fn none_of_anothers_words<'a>(
     memory: Option<&Memory>,
     id: &str,
 ) -> Result<(), Rejection> {
-    let slips = cited.into_iter().flat_map(|s| [s.content.as_deref(), s.quote.as_deref()]);
-    let own = slips.chain([memory.and_then(|m| m.content.as_deref())]).flatten();
+    // The quotes, not the slips' contents: a content the model wrote in
+    // stage one may carry them already (a slip checked before the other
+    // user's conversation was sent).
+    let quotes = cited.into_iter().map(|s| s.quote.as_deref());
+    let own = quotes.chain([memory.and_then(|m| m.content.as_deref())]).flatten();
     if state.said_in_run.carries_anothers_words(&state.user_id, content, own) {
         Err(reject(RejectReason::AnotherUsersWords, id))
     } else {
@@ -226,20 +229,26 @@ fn none_of_anothers_words<'a>(
     }
 }
 
-/// Whether a memory's text the model wrote rests on the slips it cites
-/// and the memory it rewrites ([`text::rests_on`]). One that does not is
-/// no change dreamd makes by itself but a suggestion a person decides: a
-/// model that has seen another user's conversation may not write that
-/// user's words into this one's memories (model review of December 2026,
-/// M4), and a faithful note in words of its own is not lost.
+/// Rejects a memory's text the model wrote that does not rest on the
+/// slips it cites and the memory it rewrites ([`text::rests_on`]): a model
+/// that has seen another user's conversation may not write that user's
+/// words into this one's memories (model review of December 2026, M4), nor
+/// show them to this user as a suggestion. The slips wait, `deferred`, for
+/// the next text written of them; stage one has kept the user's own words
+/// in them.
 fn grounded<'a>(
     content: &str,
     cited: impl IntoIterator<Item = &'a Slip>,
     memory: Option<&Memory>,
-) -> bool {
+    id: &str,
+) -> Result<(), Rejection> {
     let slips = cited.into_iter().flat_map(|s| [s.content.as_deref(), s.quote.as_deref()]);
     let evidence = slips.chain([memory.and_then(|m| m.content.as_deref())]).flatten();
-    text::rests_on(content, evidence)
+    if text::rests_on(content, evidence) {
+        Ok(())
+    } else {
+        Err(reject(RejectReason::Ungrounded, id))
+    }
 }
 
 impl UserState {
@@ -506,10 +515,7 @@ fn create(
         mark(d, &all, SlipState::Deferred);
         return Ok(());
     }
-    if !grounded(&content, cited.iter().chain(&superseded), None) {
-        let content = Some(content.as_str());
-        return suggest(state, rules, d, SuggestionOp::Create, &group, content, None, &evidence);
-    }
+    grounded(&content, cited.iter().chain(&superseded), None, first_slip)?;
     let memory = Memory {
         memory_id: new_id(),
         user_id: state.user_id.clone(),
@@ -599,6 +605,7 @@ fn update(
         return suggest_enable(state, rules, d, &disabled, &evidence);
     }
     if !changeable(&memory) {
+        grounded(&content, &cited, Some(&memory), memory_id)?;
         return suggest(
             state,
             rules,
@@ -622,10 +629,7 @@ fn update(
     if newer_than_evidence(state, &memory, &evidence).is_empty() {
         return Err(reject(RejectReason::StaleEvidence, memory_id));
     }
-    if !grounded(&content, &cited, Some(&memory)) {
-        let (content, target) = (Some(content.as_str()), Some(&memory));
-        return suggest(state, rules, d, SuggestionOp::Update, &group, content, target, &evidence);
-    }
+    grounded(&content, &cited, Some(&memory), memory_id)?;
     let mut after = memory.clone();
     after.content = Some(content);
     after.version += 1;
@@ -816,6 +820,7 @@ fn suggest_proposed(
     if state.tombstoned(&content, &evidence) {
         return Err(reject(RejectReason::Tombstoned, &evidence[0].slip_id));
     }
+    grounded(&content, &cited, target.as_ref(), memory_id.unwrap_or(""))?;
     let op = if target.is_some() { SuggestionOp::Update } else { SuggestionOp::Create };
     suggest(state, rules, d, op, &group, Some(&content), target.as_ref(), &evidence)
 }
@@ -1544,16 +1549,19 @@ mod tests {
 
     /// A model that has seen another user's conversation may not write
     /// that user's words into this one's memories, alone or after a true
-    /// clause: such a text waits for a person as a suggestion (model
-    /// review of December 2026, M4). The user's words, reordered or merged
-    /// with the memory, are applied.
+    /// clause, nor show them as a suggestion (model review of December
+    /// 2026, M4); the slips wait for the next text written of them. The
+    /// user's words, reordered or merged with the memory, are applied.
     #[test]
-    fn texts_that_rest_on_nothing_cited_wait_for_a_person() {
+    fn texts_that_rest_on_nothing_cited_are_rejected() {
         let bob = "我在财务部，负责成本核算和供应商对账";
-        check(nothing, update("auto", bob, &["s3"]), "suggest:update");
+        let rejected = "rejected:ungrounded";
+        check(nothing, update("auto", bob, &["s3"]), rejected);
         let appended = "标准按流程卡整理，列出条款号并在财务部负责成本核算和供应商对账";
-        check(nothing, update("auto", appended, &["s3"]), "suggest:update");
-        check(nothing, create(PS.0, PS.1, bob, &["s3", "s2"], &[]), "suggest:create");
+        check(nothing, update("auto", appended, &["s3"]), rejected);
+        check(nothing, create(PS.0, PS.1, bob, &["s3", "s2"], &[]), rejected);
+        check(nothing, update("explicit", bob, &["s3"]), rejected);
+        check(nothing, suggest(PS.0, PS.1, bob, None, &["s3"]), rejected);
         check(nothing, create(PS.0, PS.1, bob, &["s3"], &[]), "deferred");
         check(nothing, update("auto", "列出条款号，标准按流程卡整理", &["s3"]), "update");
         check(nothing, create(PS.0, PS.1, "标准列出条款号", &["s3", "s2"], &[]), "create");

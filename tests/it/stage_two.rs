@@ -509,8 +509,8 @@ const BOB_SAYS: &str = "我在财务部，负责成本核算和供应商对账";
 /// sentence into another user's memory, citing the other user's own slips
 /// (model review of December 2026, M4): whether created, added to a true
 /// text or suggested, it is rejected, since the other user said it to the
-/// model in this run; a text of words no one of this user's slips holds,
-/// said by no one in this run, waits for a person as a suggestion.
+/// model in this run; so is a text of words none of this user's slips
+/// holds, said by no one in this run: neither becomes even a suggestion.
 async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     let server =
         fake_model::start_both(echo(&[("负责", "background", "global")]), |doc: &Value| {
@@ -544,7 +544,8 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     assert_eq!(code, 0, "{summary}");
     assert_eq!(summary["operations"]["applied"]["create"], 2, "{summary}");
     assert_eq!(summary["operations"]["rejected"]["another_users_words"], 3, "{summary}");
-    assert_eq!(summary["operations"]["applied"]["suggest"], 1, "{summary}");
+    assert_eq!(summary["operations"]["rejected"]["ungrounded"], 1, "{summary}");
+    assert_eq!(summary["operations"]["applied"]["suggest"], 0, "{summary}");
     let contents = |user: &str| -> Vec<String> {
         memories(&d, user).iter().map(|m| m["content"].as_str().unwrap().to_owned()).collect()
     };
@@ -552,8 +553,5 @@ async fn another_users_words_never_become_a_users_memory(d: Dreamd) {
     assert_eq!(contents("bob"), ["用户负责成本核算和供应商对账"]);
     let recalled = d.json(&["recall", "--user", "jay"]).to_string();
     assert!(!recalled.contains("成本核算"), "{recalled}");
-    let pending = suggestions(&d, "jay");
-    assert_eq!(pending.len(), 1, "only the text of no one's words waits: {pending:?}");
-    assert_eq!(pending[0]["content"], "用户还管深圳工厂的夜班排班");
-    assert!(!serde_json::to_string(&pending).unwrap().contains("成本核算"), "{pending:?}");
+    assert_eq!(suggestions(&d, "jay"), Vec::<Value>::new());
 }
