@@ -75,8 +75,16 @@ fn address_in_words(text: String) -> String {
     });
     static DOTS: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| super::re(r"(?i)\s+dot\s+|\s*[点點]\s*"));
-    let dot_word = text.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b" dot "));
-    if !(dot_word || text.contains(['点', '點'])) {
+    // Most texts hold neither an `at` word nor a Chinese `@`: they pass
+    // without the pattern (`点` alone is common Chinese).
+    let has =
+        |word: &[u8]| text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    let at = has(b" at ")
+        || has(b"(at)")
+        || has(b"[at]")
+        || text.contains("小老鼠")
+        || text.contains("艾特");
+    if !at || !(has(b" dot ") || text.contains(['点', '點'])) {
         return text;
     }
     WORDED
