@@ -234,25 +234,14 @@ fn builtin(views: &Views) -> Option<Category> {
 /// token: 6768705f…`, `my mail in base64: cHJpeWE…`); `None` when no word
 /// does. Hashes and random codes decode to bytes, not text, and stay.
 fn with_encodings_decoded(words: &str) -> Option<String> {
-    let encoded = |w: &str| {
-        w.len() >= 12 && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
-    };
-    let mut changed = false;
-    let decoded: Vec<String> = words
-        .split(' ')
-        .map(|word| {
-            let body =
-                word.trim_matches(|c: char| "\"'`()[]{}<>,.;:!?，。；：！？「」".contains(c));
-            match encoded(body).then(|| pieces::decoded(body)).flatten() {
-                Some(text) => {
-                    changed = true;
-                    word.replace(body, &text)
-                }
-                None => word.to_owned(),
-            }
-        })
+    let decodable: Vec<(&str, String)> = pieces::ascii_words(words)
+        .filter(|w| w.len() >= 12)
+        .filter_map(|w| Some((w, pieces::decoded(w)?)))
         .collect();
-    changed.then(|| decoded.join(" "))
+    if decodable.is_empty() {
+        return None;
+    }
+    Some(decodable.iter().fold(words.to_owned(), |text, (w, plain)| text.replacen(w, plain, 1)))
 }
 
 fn builtin_as_written(views: &Views) -> Option<Category> {

@@ -270,7 +270,7 @@ fn value_words(text: &str) -> Vec<String> {
 
 /// The ASCII words of `text`, split at spaces, other scripts and the
 /// punctuation around values.
-fn ascii_words(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn ascii_words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|ch: char| !ch.is_ascii_graphic() || ",;:=()[]{}<>\"'`".contains(ch))
         .map(|w| w.trim_end_matches(['.', '!', '?']))
         .filter(|w| !w.is_empty())
